@@ -1,0 +1,54 @@
+import type { RuleAction, RuleKind } from '../rules/rule.ts';
+
+/** An event the guard produced. Offsets are in code points of the stream's input text. */
+export interface MatchEvent {
+  type: 'match';
+  rule: string;
+  kind: RuleKind;
+  /** The action taken: `redact`, `block` or `flag`. */
+  action: Exclude<RuleAction, 'off'>;
+  /** Start offset (code points of the input, inclusive). */
+  start: number;
+  /** End offset (code points of the input, exclusive). */
+  end: number;
+  /** Pack name and version the stream started with. */
+  pack: string;
+}
+
+/** A rule, validator or the engine itself failed: the stream is blocked (fail closed). */
+export interface ErrorEvent {
+  type: 'error';
+  /** The rule whose pattern or validator failed, when known. */
+  rule?: string;
+  message: string;
+  /** Input offset (code points) up to which text had been consumed when the error happened. */
+  at: number;
+  pack: string;
+}
+
+export type GuardEvent = MatchEvent | ErrorEvent;
+
+/** What one `push` or `end` returns. */
+export interface GuardResult {
+  /** Text that is safe to release now (always a continuation of what was released before). */
+  emit: string;
+  events: GuardEvent[];
+  /** True once the stream is blocked: nothing more will ever be released. */
+  blocked: boolean;
+}
+
+/** Per-stream counters for the popup (seed 002 §8.5). */
+export interface GuardCounters {
+  chunks: number;
+  /** UTF-16 code units pushed. */
+  chars: number;
+  /** Pushes after which some text was held back. */
+  holds: number;
+  /** Longest held suffix seen at the end of a push, in code units. */
+  longestHold: number;
+  /** Held code units right now. */
+  held: number;
+  eventsByRule: Record<string, number>;
+  /** Milliseconds spent in push/end, measured with the clock given to the guard (0 without one). */
+  timeMs: number;
+}

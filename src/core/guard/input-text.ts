@@ -1,0 +1,76 @@
+/**
+ * The input text a guard still needs, addressed by absolute UTF-16 offsets from
+ * the start of the stream. Older text is trimmed, so memory stays O(longest
+ * rule) however long the stream is (DESIGN.md §3.9).
+ */
+export class InputText {
+  private text = '';
+  /** Absolute offset of `text[0]`. */
+  private base = 0;
+  /** Code points before `base`. */
+  private codePointsBeforeBase = 0;
+  /** The unit just before `base` (-1 at stream start), to pair a surrogate split by a trim. */
+  private unitBeforeBase = -1;
+
+  get end(): number {
+    return this.base + this.text.length;
+  }
+
+  get start(): number {
+    return this.base;
+  }
+
+  get retained(): number {
+    return this.text.length;
+  }
+
+  append(chunk: string): void {
+    this.text += chunk;
+  }
+
+  /** Code unit at absolute offset `at` (must be retained). */
+  unitAt(at: number): number {
+    return this.text.charCodeAt(at - this.base);
+  }
+
+  /** The unit before `at`, or -1 at the stream start. */
+  unitBefore(at: number): number {
+    if (at === 0) return -1;
+    if (at === this.base) return this.unitBeforeBase;
+    return this.text.charCodeAt(at - 1 - this.base);
+  }
+
+  slice(from: number, to: number): string {
+    return this.text.slice(from - this.base, to - this.base);
+  }
+
+  /** Code-point offset of absolute unit offset `at` (a low surrogate after a high one adds none). */
+  codePointOffset(at: number): number {
+    let cp = this.codePointsBeforeBase;
+    let prev = this.unitBeforeBase;
+    for (let i = 0; i < at - this.base; i++) {
+      const unit = this.text.charCodeAt(i);
+      if (!(isLowSurrogate(unit) && isHighSurrogate(prev))) cp++;
+      prev = unit;
+    }
+    return cp;
+  }
+
+  /** Forgets everything before absolute offset `at`. */
+  trimBefore(at: number): void {
+    const k = at - this.base;
+    if (k <= 0) return;
+    this.codePointsBeforeBase = this.codePointOffset(at);
+    this.unitBeforeBase = this.text.charCodeAt(k - 1);
+    this.text = this.text.slice(k);
+    this.base = at;
+  }
+}
+
+export function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+export function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}

@@ -1,0 +1,336 @@
+/**
+ * The streaming matcher: finds the leftmost-longest, non-overlapping matches of
+ * a set of rules in a text that arrives one code unit at a time, and knows at
+ * every moment the earliest position that could still be part of a match.
+ *
+ * Semantics (a function of the text alone, so chunking cannot change it,
+ * DESIGN.md §3.1): scanning left to right, the next match is the one with the
+ * earliest start; among those, the longest; among equal spans, the rule listed
+ * first. A rule's candidate at a start is its longest accepted span there; the
+ * rule's validator and allow-list then decide whether it counts (if not, that
+ * start yields nothing for that rule). After a match, scanning resumes at its end.
+ *
+ * How: each rule has an anchored lazy DFA. A *thread* is one candidate start of
+ * one rule with its DFA state. Keyword rules spawn threads only where the
+ * Aho-Corasick prefilter sees a keyword end; other rules wherever their first
+ * unit can occur. Two threads of one rule in the same state have the same
+ * future, so the later one is dropped unless it already saw an accept or the
+ * rule validates (then the starts differ in outcome). A candidate is committed
+ * once no live thread and no partial keyword starts at or before it; then
+ * everything restarts at the match end and the retained text after it is
+ * scanned again, which is bounded by the longest rule (no O(n²) rescans).
+ */
+import type { Alphabet } from '../regex/alphabet.ts';
+import { DEAD, type LazyDfa } from '../regex/lazy-dfa.ts';
+import { UnitKind } from '../regex/nfa.ts';
+import type { InputText } from './input-text.ts';
+import type { KeywordAutomaton } from './keyword-automaton.ts';
+
+export interface ScanRule {
+  readonly id: string;
+  readonly dfa: LazyDfa;
+  /** Longest match in code units. */
+  readonly maxLength: number;
+  /** Started by the keyword automaton (else wherever its first unit can occur). */
+  readonly keyword: boolean;
+  /**
+   * Threads with different starts are never merged: the rule validates (outcomes
+   * differ per start) or its length cap cuts below the automaton's own bound
+   * (then equal states do not mean equal futures).
+   */
+  readonly distinctStarts: boolean;
+  /** Always-on rules: 1 for each alphabet class a match can begin with. */
+  readonly startClasses: Uint8Array | null;
+  /** Validator and allow-list; may throw (the guard fails closed). */
+  readonly accept: (text: string) => { ok: boolean; host?: string };
+}
+
+export interface Candidate {
+  /** Index into the scanner's rules. */
+  rule: number;
+  start: number;
+  end: number;
+  host?: string;
+}
+
+interface Thread {
+  rule: number;
+  start: number;
+  state: number;
+  /** End of the longest accepted span so far, or -1. */
+  acceptEnd: number;
+}
+
+/** What the owner does with a committed match; `stop` ends scanning for good (block). */
+export type CommitHandler = (match: Candidate) => 'continue' | 'stop';
+
+export class RuleFailure extends Error {
+  override name = 'RuleFailure';
+  constructor(
+    readonly rule: string,
+    readonly at: number,
+    cause: unknown,
+  ) {
+    super(`rule "${rule}" failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+export class Scanner {
+  /** Next absolute offset to scan. */
+  private cursor = 0;
+  /** Highest offset ever scanned: the "determination point" of events (rescans stay below it). */
+  private frontier = 0;
+  private threads: Thread[] = [];
+  private candidates: Candidate[] = [];
+  private acNode = 0;
+  private stopped = false;
+  /** For each alphabet class, the always-on rules whose match can begin with it. */
+  private readonly startersByClass: (number[] | undefined)[];
+  private readonly dedupe = new Map<number, number>();
+
+  constructor(
+    private readonly rules: readonly ScanRule[],
+    private readonly keywords: KeywordAutomaton | null,
+    private readonly alphabet: Alphabet,
+    private readonly input: InputText,
+    private readonly onCommit: CommitHandler,
+  ) {
+    this.startersByClass = new Array<number[] | undefined>(alphabet.classCount);
+    rules.forEach((rule, index) => {
+      const classes = rule.startClasses;
+      if (rule.keyword || classes === null) return;
+      for (let g = 0; g < alphabet.classCount; g++) {
+        if (classes[g] === 1) (this.startersByClass[g] ??= []).push(index);
+      }
+    });
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** The offset at which the latest events were determined. */
+  get determinedAt(): number {
+    return this.frontier;
+  }
+
+  /** Scans the input up to absolute offset `to`. */
+  advance(to: number): void {
+    const input = this.input;
+    const classOf = this.alphabet.classOf;
+    const ac = this.keywords;
+    while (this.cursor < to && !this.stopped) {
+      const p = this.cursor;
+      // Fast path: nothing live, no partial keyword, and the unit starts nothing.
+      if (this.threads.length === 0 && this.acNode === 0 && this.candidates.length === 0) {
+        const unit = input.unitAt(p);
+        if ((ac === null || ac.symbolOf[unit] === 0) && this.startersByClass[classOf[unit] as number] === undefined) {
+          this.cursor = p + 1;
+          if (this.cursor > this.frontier) this.frontier = this.cursor;
+          continue;
+        }
+      }
+      this.step(p);
+      this.cursor = p + 1;
+      if (this.cursor > this.frontier) this.frontier = this.cursor;
+      if (this.candidates.length > 0) this.tryCommit();
+    }
+  }
+
+  /** End of stream: accept at the edge, then commit everything that is left. */
+  finish(): void {
+    for (;;) {
+      this.advance(this.input.end);
+      if (this.stopped) return;
+      const end = this.input.end;
+      for (const t of this.threads) {
+        const rule = this.rules[t.rule] as ScanRule;
+        if (end - t.start <= rule.maxLength && rule.dfa.acceptsAtEnd(t.state)) t.acceptEnd = end;
+        this.finishThread(t);
+      }
+      this.threads = [];
+      this.acNode = 0;
+      const best = this.best();
+      if (best === undefined) return;
+      this.commit(best);
+    }
+  }
+
+  /**
+   * Earliest absolute offset that may still become part of a match: what an
+   * owner that changes text must hold back from there on (the minimal hold).
+   */
+  holdFrom(): number {
+    let from = this.cursor;
+    if (this.threads.length > 0) from = Math.min(from, (this.threads[0] as Thread).start);
+    for (const c of this.candidates) from = Math.min(from, c.start);
+    return Math.min(from, this.livePartialKeywordStart());
+  }
+
+  /** Earliest absolute offset of the input this scanner may still read. */
+  needFrom(): number {
+    const depth = this.keywords === null ? 0 : (this.keywords.depth[this.acNode] as number);
+    return Math.max(0, Math.min(this.holdFrom(), this.cursor - depth - 1));
+  }
+
+  private step(p: number): void {
+    const unit = this.input.unitAt(p);
+    const g = this.alphabet.classOf[unit] as number;
+    // 1. Advance live threads.
+    const threads = this.threads;
+    let kept = 0;
+    for (let i = 0; i < threads.length; i++) {
+      const t = threads[i] as Thread;
+      if (this.advanceThread(t, p, g)) threads[kept++] = t;
+    }
+    threads.length = kept;
+    // 2. Spawn threads where keywords end and where always-on rules can begin.
+    const ac = this.keywords;
+    if (ac !== null) {
+      this.acNode = ac.next(this.acNode, unit);
+      const hits = ac.outputs[this.acNode];
+      if (hits !== undefined) {
+        for (const hit of hits) this.spawn(hit.rule, p + 1 - hit.length, p);
+      }
+    }
+    const starters = this.startersByClass[g];
+    if (starters !== undefined) for (const r of starters) this.spawn(r, p, p);
+    // 3. Merge threads with the same future.
+    if (this.threads.length > 1) this.mergeThreads();
+  }
+
+  /** Steps one thread over the unit at `p`; false when the thread is finished. */
+  private advanceThread(t: Thread, p: number, g: number): boolean {
+    const rule = this.rules[t.rule] as ScanRule;
+    const packed = rule.dfa.step(t.state, g);
+    if ((packed & 1) === 1 && p > t.start) t.acceptEnd = p;
+    const consumed = p + 1 - t.start;
+    const next = packed >> 1;
+    if (
+      consumed > rule.maxLength ||
+      next === DEAD ||
+      consumed + (rule.dfa.minDist[next] as number) > rule.maxLength
+    ) {
+      this.finishThread(t);
+      return false;
+    }
+    t.state = next;
+    return true;
+  }
+
+  /** A thread for rule `r` starting at `start`, brought up to date through unit `last`. */
+  private spawn(r: number, start: number, last: number): void {
+    const rule = this.rules[r] as ScanRule;
+    const t: Thread = {
+      rule: r,
+      start,
+      state: rule.dfa.start(this.kindBefore(start)),
+      acceptEnd: -1,
+    };
+    if (t.state === DEAD) return;
+    const classOf = this.alphabet.classOf;
+    for (let q = start; q <= last; q++) {
+      if (!this.advanceThread(t, q, classOf[this.input.unitAt(q)] as number)) return;
+    }
+    // Keep threads ordered by start (spawns usually arrive in order).
+    let i = this.threads.length;
+    while (i > 0 && (this.threads[i - 1] as Thread).start > start) i--;
+    this.threads.splice(i, 0, t);
+  }
+
+  private mergeThreads(): void {
+    const seen = this.dedupe;
+    seen.clear();
+    let kept = 0;
+    for (const t of this.threads) {
+      const rule = this.rules[t.rule] as ScanRule;
+      if (!rule.distinctStarts && t.acceptEnd < 0) {
+        const key = t.state * 4096 + t.rule;
+        if (seen.has(key)) continue;
+        seen.set(key, t.start);
+      }
+      this.threads[kept++] = t;
+    }
+    this.threads.length = kept;
+  }
+
+  private finishThread(t: Thread): void {
+    if (t.acceptEnd <= t.start) return;
+    const rule = this.rules[t.rule] as ScanRule;
+    let verdict: { ok: boolean; host?: string };
+    try {
+      verdict = rule.accept(this.input.slice(t.start, t.acceptEnd));
+    } catch (error) {
+      throw new RuleFailure(rule.id, t.acceptEnd, error);
+    }
+    if (!verdict.ok) return;
+    const c: Candidate = { rule: t.rule, start: t.start, end: t.acceptEnd };
+    if (verdict.host !== undefined) c.host = verdict.host;
+    this.candidates.push(c);
+  }
+
+  private best(): Candidate | undefined {
+    let best: Candidate | undefined;
+    for (const c of this.candidates) {
+      if (
+        best === undefined ||
+        c.start < best.start ||
+        (c.start === best.start && (c.end > best.end || (c.end === best.end && c.rule < best.rule)))
+      ) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  private tryCommit(): void {
+    const best = this.best();
+    if (best === undefined) return;
+    if (this.threads.length > 0 && (this.threads[0] as Thread).start <= best.start) return;
+    if (this.keywords !== null && this.acNode !== 0) {
+      const conservative = this.cursor - (this.keywords.depth[this.acNode] as number);
+      if (conservative <= best.start && this.livePartialKeywordStart() <= best.start) return;
+    }
+    this.commit(best);
+  }
+
+  private commit(best: Candidate): void {
+    const action = this.onCommit(best);
+    this.threads = [];
+    this.candidates = [];
+    this.acNode = 0;
+    this.cursor = best.end;
+    if (action === 'stop') this.stopped = true;
+  }
+
+  /**
+   * Start of the longest partial keyword at the cursor that its rule could still
+   * continue (a DFA state that is not dead and can still accept in time), or the
+   * cursor when there is none. "…AKI" at the end is live; "xAKI" is not when the
+   * rule wants `\bAKIA`.
+   */
+  private livePartialKeywordStart(): number {
+    const ac = this.keywords;
+    if (ac === null) return this.cursor;
+    const classOf = this.alphabet.classOf;
+    for (let node = this.acNode; node !== 0; node = ac.fail[node] as number) {
+      const start = this.cursor - (ac.depth[node] as number);
+      for (const r of ac.extendingRules[node] ?? []) {
+        const rule = this.rules[r] as ScanRule;
+        let state = rule.dfa.start(this.kindBefore(start));
+        for (let q = start; q < this.cursor && state !== DEAD; q++) {
+          state = rule.dfa.step(state, classOf[this.input.unitAt(q)] as number) >> 1;
+        }
+        if (state !== DEAD && this.cursor - start + (rule.dfa.minDist[state] as number) <= rule.maxLength) {
+          return start;
+        }
+      }
+    }
+    return this.cursor;
+  }
+
+  private kindBefore(at: number): UnitKind {
+    const unit = this.input.unitBefore(at);
+    return unit < 0 ? UnitKind.Edge : (this.alphabet.kind[this.alphabet.classOf[unit] as number] as UnitKind);
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * The streaming chunk guard (seed 002): a pure, synchronous core. `push(text)`
+ * returns what is safe to release now and the events it produced; `end()`
+ * flushes. No timers, no DOM: time never releases held text (DESIGN.md §3.4).
+ *
+ * Two scanners read the same input. Rules that change text (redact, block)
+ * share one scanner whose earliest live start bounds what may be released:
+ * that is the only reason text is ever held. Flag rules run in a second
+ * scanner that never holds anything; their events may name text already
+ * released (the offsets still say where).
+ *
+ * Events are ordered by the input offset at which they were determined, flag
+ * events before text-changing ones at the same offset, so the event list is the
+ * same however the text was chunked (DESIGN.md §3.1).
+ */
+import type { CompiledPack, CompiledRule } from '../rules/compile-pack.ts';
+import type { RuleAction, RuleKind } from '../rules/rule.ts';
+import type { ConversationSession } from './conversation-session.ts';
+import type { GuardCounters, GuardEvent, GuardResult, MatchEvent } from './guard-event.ts';
+import { InputText, isHighSurrogate } from './input-text.ts';
+import { type Candidate, RuleFailure, Scanner } from './scanner.ts';
+
+export interface GuardOptions {
+  /** Conversation state shared by the turns of one conversation (seed 002 §9). */
+  session?: ConversationSession;
+  /** Action per kind, overriding the rules' own (the person's settings). */
+  policy?: Partial<Record<RuleKind, RuleAction>>;
+  /** Clock for the `timeMs` counter only; never consulted for a verdict. */
+  now?: () => number;
+}
+
+interface PendingEvent {
+  event: GuardEvent;
+  /** Input offset (code units) at which the event was determined. */
+  at: number;
+  rank: number;
+  seq: number;
+}
+
+type ActiveAction = Exclude<RuleAction, 'off'>;
+
+export class StreamGuard {
+  private readonly input = new InputText();
+  private readonly changingRules: CompiledRule[] = [];
+  private readonly flaggingRules: CompiledRule[] = [];
+  private readonly actions = new Map<CompiledRule, ActiveAction>();
+  private readonly changing: Scanner | null;
+  private readonly flagging: Scanner | null;
+  private readonly packLabel: string;
+  private readonly raised = new Map<string, number>();
+  private emitPos = 0;
+  private out: string[] = [];
+  private pending: PendingEvent[] = [];
+  private seq = 0;
+  private blocked = false;
+  private ended = false;
+  private readonly stats: GuardCounters = {
+    chunks: 0,
+    chars: 0,
+    holds: 0,
+    longestHold: 0,
+    held: 0,
+    eventsByRule: {},
+    timeMs: 0,
+  };
+
+  constructor(
+    readonly pack: CompiledPack,
+    private readonly options: GuardOptions = {},
+  ) {
+    this.packLabel = `${pack.name}@${pack.version}`;
+    const active = options.session?.activeFlags() ?? new Set<string>();
+    for (const rule of pack.rules) {
+      const action = effectiveAction(rule, options.policy, active);
+      if (action === 'off') continue;
+      this.actions.set(rule, action);
+      (action === 'flag' ? this.flaggingRules : this.changingRules).push(rule);
+    }
+    this.changing = this.scannerFor(this.changingRules, 1);
+    this.flagging = this.scannerFor(this.flaggingRules, 0);
+  }
+
+  /** Feeds the next chunk; returns what may be released now. */
+  push(text: string): GuardResult {
+    if (this.ended) throw new Error('push() after end()');
+    const started = this.options.now?.();
+    this.stats.chunks++;
+    this.stats.chars += text.length;
+    if (!this.blocked) {
+      this.input.append(text);
+      this.scan(() => {
+        this.flagging?.advance(this.input.end);
+        this.changing?.advance(this.input.end);
+      });
+      if (!this.blocked) this.release(false);
+    }
+    return this.result(started);
+  }
+
+  /** Ends the stream: everything still held is decided and released. */
+  end(): GuardResult {
+    if (this.ended) throw new Error('end() called twice');
+    const started = this.options.now?.();
+    this.ended = true;
+    if (!this.blocked) {
+      this.scan(() => {
+        this.flagging?.finish();
+        this.changing?.finish();
+      });
+      if (!this.blocked) this.release(true);
+    }
+    this.options.session?.completeTurn(this.raised);
+    return this.result(started);
+  }
+
+  get counters(): GuardCounters {
+    return { ...this.stats, eventsByRule: { ...this.stats.eventsByRule } };
+  }
+
+  get isBlocked(): boolean {
+    return this.blocked;
+  }
+
+  private scannerFor(rules: CompiledRule[], rank: number): Scanner | null {
+    if (rules.length === 0) return null;
+    const scanner: Scanner = new Scanner(
+      rules,
+      this.pack.keywordAutomaton(rules),
+      this.pack.alphabet,
+      this.input,
+      (match) => this.commit(rules, scanner, rank, match),
+    );
+    return scanner;
+  }
+
+  /** Runs scanning; any failure blocks the stream with a typed error event (fail closed). */
+  private scan(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      const at = Math.min(
+        this.input.end,
+        error instanceof RuleFailure ? error.at : (this.changing?.determinedAt ?? this.input.end),
+      );
+      const event: GuardEvent = {
+        type: 'error',
+        message: error instanceof Error ? error.message : String(error),
+        at: this.input.codePointOffset(Math.max(at, this.input.start)),
+        pack: this.packLabel,
+      };
+      if (error instanceof RuleFailure) event.rule = error.rule;
+      this.block(at);
+      this.pending.push({ event, at, rank: 2, seq: this.seq++ });
+    }
+  }
+
+  private commit(rules: CompiledRule[], scanner: Scanner, rank: number, match: Candidate): 'continue' | 'stop' {
+    const rule = rules[match.rule] as CompiledRule;
+    const action = this.actions.get(rule) as ActiveAction;
+    const at = scanner.determinedAt;
+    const event: MatchEvent = {
+      type: 'match',
+      rule: rule.id,
+      kind: rule.kind,
+      action,
+      start: this.input.codePointOffset(match.start),
+      end: this.input.codePointOffset(match.end),
+      pack: this.packLabel,
+    };
+    this.pending.push({ event, at, rank, seq: this.seq++ });
+    this.stats.eventsByRule[rule.id] = (this.stats.eventsByRule[rule.id] ?? 0) + 1;
+    const raise = rule.spec.raises;
+    if (raise !== undefined) {
+      this.raised.set(raise.flag, Math.max(this.raised.get(raise.flag) ?? 0, raise.turns));
+    }
+    if (action === 'flag') return 'continue';
+    if (match.start < this.emitPos) {
+      throw new Error(`internal: match at ${match.start} precedes released text (${this.emitPos})`);
+    }
+    this.out.push(this.input.slice(this.emitPos, match.start));
+    if (action === 'block') {
+      this.emitPos = match.start;
+      this.block(at);
+      return 'stop';
+    }
+    this.out.push(rule.replacement.replaceAll('{host}', match.host ?? 'unknown host'));
+    this.emitPos = match.end;
+    return 'continue';
+  }
+
+  /** Nothing more is released; events determined after `at` are dropped. */
+  private block(at: number): void {
+    this.blocked = true;
+    this.pending = this.pending.filter((p) => p.at <= at);
+    this.cutoff = at;
+  }
+
+  private cutoff = Infinity;
+
+  private release(final: boolean): void {
+    let to = final ? this.input.end : (this.changing?.holdFrom() ?? this.input.end);
+    // Never end a release between the halves of a surrogate pair: a consumer
+    // that encodes each release separately would turn both into U+FFFD.
+    if (!final && to > this.emitPos && isHighSurrogate(this.input.unitAt(to - 1))) to--;
+    if (to > this.emitPos) {
+      this.out.push(this.input.slice(this.emitPos, to));
+      this.emitPos = to;
+    }
+  }
+
+  private result(started: number | undefined): GuardResult {
+    const events = this.pending
+      .filter((p) => p.at <= this.cutoff)
+      .sort((a, b) => a.at - b.at || a.rank - b.rank || a.seq - b.seq)
+      .map((p) => p.event);
+    this.pending = [];
+    const emit = this.out.join('');
+    this.out = [];
+    this.trim();
+    const held = this.blocked ? 0 : this.input.end - this.emitPos;
+    this.stats.held = held;
+    if (held > 0 && !this.ended) {
+      this.stats.holds++;
+      this.stats.longestHold = Math.max(this.stats.longestHold, held);
+    }
+    const now = this.options.now;
+    if (now !== undefined && started !== undefined) this.stats.timeMs += now() - started;
+    return { emit, events, blocked: this.blocked };
+  }
+
+  private trim(): void {
+    if (this.blocked || this.ended) {
+      this.input.trimBefore(this.input.end);
+      return;
+    }
+    let keep = this.emitPos;
+    if (this.changing) keep = Math.min(keep, this.changing.needFrom());
+    if (this.flagging) keep = Math.min(keep, this.flagging.needFrom());
+    this.input.trimBefore(keep);
+  }
+}
+
+function effectiveAction(
+  rule: CompiledRule,
+  policy: Partial<Record<RuleKind, RuleAction>> | undefined,
+  activeFlags: ReadonlySet<string>,
+): RuleAction {
+  const escalation = rule.spec.escalation;
+  if (escalation !== undefined && activeFlags.has(escalation.whenFlag)) return escalation.action;
+  return policy?.[rule.kind] ?? rule.action;
+}

@@ -1,0 +1,61 @@
+/**
+ * DESIGN.md §3.3: the held suffix is never longer than the longest suffix that
+ * is still a live prefix of some text-changing rule's match (brute-force oracle
+ * on the NFA), and until a match has been committed it is exactly that long.
+ * Flag-only rules never hold.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isHighSurrogate } from '../../src/core/guard/input-text.ts';
+import { StreamGuard } from '../../src/core/guard/stream-guard.ts';
+import { compilePack } from '../../src/core/rules/compile-pack.ts';
+import type { RulePack } from '../../src/core/rules/rule.ts';
+import { engineTestPack } from '../support/engine-test-pack.ts';
+import { makeHoldOracle } from '../support/hold-oracle.ts';
+import { PROPERTY_RUNS, cut, cutsArbitrary, textArbitrary } from '../support/text-arbitraries.ts';
+import { shippedPacks } from '../support/shipped-packs.ts';
+
+const packs: [string, RulePack][] = [['engine-test', engineTestPack], ...shippedPacks()];
+
+describe.each(packs)('minimal hold: %s pack', (_name, spec) => {
+  const pack = compilePack(spec);
+  const oracle = makeHoldOracle(pack, (rule) => rule.action === 'redact' || rule.action === 'block');
+
+  function check(chunks: string[]): void {
+    const guard = new StreamGuard(pack);
+    let seen = '';
+    let committed = false;
+    for (const chunk of chunks) {
+      const r = guard.push(chunk);
+      seen += chunk;
+      if (r.blocked) return;
+      committed ||= r.events.some((e) => e.type === 'match' && e.action !== 'flag');
+      let least = oracle(seen);
+      const boundary = seen.length - least;
+      if (boundary > 0 && isHighSurrogate(seen.charCodeAt(boundary - 1))) least++;
+      const held = guard.counters.held;
+      if (committed) expect(held).toBeLessThanOrEqual(least);
+      else expect(held).toBe(least);
+    }
+  }
+
+  it('on random texts and splits', () => {
+    fc.assert(
+      fc.property(textArbitrary(spec), cutsArbitrary, (text, fractions) => check(cut(text, fractions))),
+      { numRuns: Math.ceil(PROPERTY_RUNS / 5) },
+    );
+  });
+
+  it('one code unit at a time through every example', () => {
+    for (const rule of spec.rules) {
+      for (const text of [...rule.examples.match, ...rule.examples.noMatch]) check([...text.split('')]);
+    }
+  });
+
+  it('plain prose and code without keywords are released at once', () => {
+    const guard = new StreamGuard(pack);
+    for (const chunk of ['The quick brown fox. ', 'function f(x) { return x * 2; }\n', '中文段落。']) {
+      expect(guard.push(chunk).emit).toBe(chunk);
+    }
+  });
+});

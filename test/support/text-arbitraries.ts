@@ -1,0 +1,58 @@
+/**
+ * fast-check arbitraries for streams: texts built from rule examples, their
+ * near misses, keyword fragments and hostile Unicode (surrogate pairs, lone
+ * surrogates, combining sequences, CJK), and random ways to cut them into chunks
+ * (empty chunks, single code units, cuts inside surrogate pairs).
+ */
+import fc from 'fast-check';
+import type { RulePack } from '../../src/core/rules/rule.ts';
+
+const UNICODE_PIECES = [
+  '\u{1F600}',
+  '\u{1F469}\u200D\u{1F4BB}',
+  'e\u0301',
+  '数据',
+  '\uD83D',
+  '\uDE00',
+  '\u{E0041}',
+  '\n',
+  '\r\n',
+  ' ',
+  '"',
+  '=',
+  '-',
+  '_',
+];
+
+export function textArbitrary(pack: RulePack): fc.Arbitrary<string> {
+  const examples = pack.rules.flatMap((r) => [...r.examples.match, ...r.examples.noMatch]);
+  const keywords = pack.rules.flatMap((r) => r.keywords ?? []);
+  const keywordCuts = keywords.flatMap((k) => [k, k.slice(0, Math.ceil(k.length / 2))]);
+  const piece = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...examples) },
+    { weight: 2, arbitrary: fc.constantFrom(...keywordCuts) },
+    { weight: 2, arbitrary: fc.constantFrom(...UNICODE_PIECES) },
+    { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom(...'abcXYZ0129 _-.:/#\n'), maxLength: 12 }) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
+  );
+  return fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
+}
+
+/** Cuts `text` at the given fractions (sorted, duplicates allowed → empty chunks). */
+export function cut(text: string, fractions: number[]): string[] {
+  const points = fractions.map((f) => Math.floor(f * (text.length + 1))).sort((a, b) => a - b);
+  const chunks: string[] = [];
+  let last = 0;
+  for (const p of points) {
+    const at = Math.min(Math.max(p, last), text.length);
+    chunks.push(text.slice(last, at));
+    last = at;
+  }
+  chunks.push(text.slice(last));
+  return chunks;
+}
+
+export const cutsArbitrary = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 16 });
+
+/** Runs for property tests: at least 10,000 in CI (issue 2), fewer locally unless asked. */
+export const PROPERTY_RUNS = Number(process.env.CSG_PROPERTY_RUNS ?? (process.env.CI ? 10_000 : 2_000));
