@@ -95,7 +95,10 @@ export const engineTestPack: RulePack = {
       pattern: '-----BEGIN KEY-----[A-Za-z0-9+/=\\r\\n]{4,200}-----END KEY-----',
       keywords: ['-----BEGIN KEY-----'],
       action: 'redact',
-      examples: { match: ['-----BEGIN KEY-----\nAAAA\n-----END KEY-----'], noMatch: ['-----BEGIN KEY-----\n-----END KEY-----'] },
+      examples: {
+        match: ['-----BEGIN KEY-----\nAAAA\n-----END KEY-----'],
+        noMatch: ['-----BEGIN KEY-----\n-----END KEY-----'],
+      },
     },
   ],
 };

@@ -32,7 +32,10 @@ export function textArbitrary(pack: RulePack): fc.Arbitrary<string> {
     { weight: 4, arbitrary: fc.constantFrom(...examples) },
     { weight: 2, arbitrary: fc.constantFrom(...keywordCuts) },
     { weight: 2, arbitrary: fc.constantFrom(...UNICODE_PIECES) },
-    { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom(...'abcXYZ0129 _-.:/#\n'), maxLength: 12 }) },
+    {
+      weight: 3,
+      arbitrary: fc.string({ unit: fc.constantFrom(...'abcXYZ0129 _-.:/#\n'), maxLength: 12 }),
+    },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
   );
   return fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
@@ -52,7 +55,11 @@ export function cut(text: string, fractions: number[]): string[] {
   return chunks;
 }
 
-export const cutsArbitrary = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 16 });
+export const cutsArbitrary = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), {
+  maxLength: 16,
+});
 
 /** Runs for property tests: at least 10,000 in CI (issue 2), fewer locally unless asked. */
-export const PROPERTY_RUNS = Number(process.env.CSG_PROPERTY_RUNS ?? (process.env.CI ? 10_000 : 2_000));
+export const PROPERTY_RUNS = Number(
+  process.env.CSG_PROPERTY_RUNS ?? (process.env.CI ? 10_000 : 2_000),
+);

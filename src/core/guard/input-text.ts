@@ -28,6 +28,11 @@ export class InputText {
     this.text += chunk;
   }
 
+  /** The retained text and its absolute offset, for tight scanning loops. */
+  view(): { text: string; base: number } {
+    return { text: this.text, base: this.base };
+  }
+
   /** Code unit at absolute offset `at` (must be retained). */
   unitAt(at: number): number {
     return this.text.charCodeAt(at - this.base);
@@ -46,6 +51,9 @@ export class InputText {
 
   /** Code-point offset of absolute unit offset `at` (a low surrogate after a high one adds none). */
   codePointOffset(at: number): number {
+    const k = at - this.base;
+    // Most text has no surrogates: then code points are code units.
+    if (!LOW_SURROGATE.test(this.text.slice(0, k))) return this.codePointsBeforeBase + k;
     let cp = this.codePointsBeforeBase;
     let prev = this.unitBeforeBase;
     for (let i = 0; i < at - this.base; i++) {
@@ -66,6 +74,8 @@ export class InputText {
     this.base = at;
   }
 }
+
+const LOW_SURROGATE = /[\uDC00-\uDFFF]/;
 
 export function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;

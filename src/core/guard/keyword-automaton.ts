@@ -33,7 +33,9 @@ export interface KeywordHit {
 export class KeywordAutomaton {
   /** Code unit → symbol (0 = a unit that occurs in no keyword). */
   readonly symbolOf: Uint16Array;
-  private readonly symbols: number;
+  readonly symbols: number;
+  /** 1 where some keyword ends at the node. */
+  readonly hasOutput: Uint8Array;
   /** goto[node * symbols + symbol] → node. */
   readonly goto: Int32Array;
   readonly depth: Int32Array;
@@ -105,7 +107,10 @@ export class KeywordAutomaton {
     for (let head = 0; head < queue.length; head++) {
       const node = queue[head] as number;
       const fail = this.fail[node] as number;
-      this.outputs[node] = [...(this.outputs[node] as KeywordHit[]), ...(this.outputs[fail] as KeywordHit[])];
+      this.outputs[node] = [
+        ...(this.outputs[node] as KeywordHit[]),
+        ...(this.outputs[fail] as KeywordHit[]),
+      ];
       for (let sym = 1; sym < this.symbols; sym++) {
         const child = (children[node] as Map<number, number>).get(sym);
         const viaFail = this.goto[fail * this.symbols + sym] as number;
@@ -119,6 +124,7 @@ export class KeywordAutomaton {
       }
     }
     this.extendingRules = extending.map((s) => [...s]);
+    this.hasOutput = Uint8Array.from(this.outputs, (o) => (o.length > 0 ? 1 : 0));
   }
 
   next(node: number, unit: number): number {

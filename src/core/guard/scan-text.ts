@@ -33,6 +33,10 @@ export function scanChunks(
   return { output: emits.join(''), events, blocked: guard.isBlocked, emits };
 }
 
-export function scanText(pack: CompiledPack, text: string, options: GuardOptions = {}): ScanOutcome {
+export function scanText(
+  pack: CompiledPack,
+  text: string,
+  options: GuardOptions = {},
+): ScanOutcome {
   return scanChunks(pack, [text], options);
 }

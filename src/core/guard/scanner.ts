@@ -86,6 +86,8 @@ export class Scanner {
   private stopped = false;
   /** For each alphabet class, the always-on rules whose match can begin with it. */
   private readonly startersByClass: (number[] | undefined)[];
+  /** 1 for each alphabet class that can begin some always-on rule (the hot loop's test). */
+  private readonly startsAny: Uint8Array;
   private readonly dedupe = new Map<number, number>();
 
   constructor(
@@ -103,6 +105,7 @@ export class Scanner {
         if (classes[g] === 1) (this.startersByClass[g] ??= []).push(index);
       }
     });
+    this.startsAny = Uint8Array.from(this.startersByClass, (list) => (list === undefined ? 0 : 1));
   }
 
   get isStopped(): boolean {
@@ -116,25 +119,47 @@ export class Scanner {
 
   /** Scans the input up to absolute offset `to`. */
   advance(to: number): void {
-    const input = this.input;
-    const classOf = this.alphabet.classOf;
-    const ac = this.keywords;
     while (this.cursor < to && !this.stopped) {
+      if (this.threads.length === 0 && this.candidates.length === 0) this.skipQuiet(to);
+      if (this.cursor >= to) break;
       const p = this.cursor;
-      // Fast path: nothing live, no partial keyword, and the unit starts nothing.
-      if (this.threads.length === 0 && this.acNode === 0 && this.candidates.length === 0) {
-        const unit = input.unitAt(p);
-        if ((ac === null || ac.symbolOf[unit] === 0) && this.startersByClass[classOf[unit] as number] === undefined) {
-          this.cursor = p + 1;
-          if (this.cursor > this.frontier) this.frontier = this.cursor;
-          continue;
-        }
-      }
       this.step(p);
       this.cursor = p + 1;
       if (this.cursor > this.frontier) this.frontier = this.cursor;
       if (this.candidates.length > 0) this.tryCommit();
     }
+  }
+
+  /**
+   * The hot path: with nothing live, only the keyword automaton moves. Runs
+   * until a unit would complete a keyword or can start an always-on rule, and
+   * leaves that unit to `step`.
+   */
+  private skipQuiet(to: number): void {
+    const { text, base } = this.input.view();
+    const classOf = this.alphabet.classOf;
+    const starts = this.startsAny;
+    const ac = this.keywords;
+    let node = this.acNode;
+    let p = this.cursor;
+    if (ac === null) {
+      while (p < to && starts[classOf[text.charCodeAt(p - base)] as number] === 0) p++;
+    } else {
+      const symbolOf = ac.symbolOf;
+      const goto = ac.goto;
+      const width = ac.symbols;
+      const hasOutput = ac.hasOutput;
+      for (; p < to; p++) {
+        const unit = text.charCodeAt(p - base);
+        const sym = symbolOf[unit] as number;
+        const next = sym === 0 ? 0 : (goto[node * width + sym] as number);
+        if (hasOutput[next] === 1 || starts[classOf[unit] as number] === 1) break;
+        node = next;
+      }
+    }
+    this.acNode = node;
+    this.cursor = p;
+    if (p > this.frontier) this.frontier = p;
   }
 
   /** End of stream: accept at the edge, then commit everything that is left. */
@@ -178,12 +203,15 @@ export class Scanner {
     const g = this.alphabet.classOf[unit] as number;
     // 1. Advance live threads.
     const threads = this.threads;
-    let kept = 0;
-    for (let i = 0; i < threads.length; i++) {
-      const t = threads[i] as Thread;
-      if (this.advanceThread(t, p, g)) threads[kept++] = t;
+    const live = threads.length;
+    if (live > 0) {
+      let kept = 0;
+      for (let i = 0; i < live; i++) {
+        const t = threads[i] as Thread;
+        if (this.advanceThread(t, p, g)) threads[kept++] = t;
+      }
+      if (kept !== live) threads.length = kept;
     }
-    threads.length = kept;
     // 2. Spawn threads where keywords end and where always-on rules can begin.
     const ac = this.keywords;
     if (ac !== null) {
@@ -215,6 +243,16 @@ export class Scanner {
       return false;
     }
     t.state = next;
+    if (consumed === rule.maxLength || rule.dfa.cannotExtend(next)) {
+      // No unit can extend the match: when acceptance does not wait on the next
+      // unit (`\b`, `$`), the outcome is settled now rather than one unit later.
+      const accepted = rule.dfa.settledAcceptance(next);
+      if (accepted >= 0) {
+        if (accepted === 1) t.acceptEnd = p + 1;
+        this.finishThread(t);
+        return false;
+      }
+    }
     return true;
   }
 
@@ -251,7 +289,7 @@ export class Scanner {
       }
       this.threads[kept++] = t;
     }
-    this.threads.length = kept;
+    if (kept !== this.threads.length) this.threads.length = kept;
   }
 
   private finishThread(t: Thread): void {
@@ -321,7 +359,10 @@ export class Scanner {
         for (let q = start; q < this.cursor && state !== DEAD; q++) {
           state = rule.dfa.step(state, classOf[this.input.unitAt(q)] as number) >> 1;
         }
-        if (state !== DEAD && this.cursor - start + (rule.dfa.minDist[state] as number) <= rule.maxLength) {
+        if (
+          state !== DEAD &&
+          this.cursor - start + (rule.dfa.minDist[state] as number) <= rule.maxLength
+        ) {
           return start;
         }
       }
@@ -331,6 +372,8 @@ export class Scanner {
 
   private kindBefore(at: number): UnitKind {
     const unit = this.input.unitBefore(at);
-    return unit < 0 ? UnitKind.Edge : (this.alphabet.kind[this.alphabet.classOf[unit] as number] as UnitKind);
+    return unit < 0
+      ? UnitKind.Edge
+      : (this.alphabet.kind[this.alphabet.classOf[unit] as number] as UnitKind);
   }
 }

@@ -154,7 +154,12 @@ export class StreamGuard {
     }
   }
 
-  private commit(rules: CompiledRule[], scanner: Scanner, rank: number, match: Candidate): 'continue' | 'stop' {
+  private commit(
+    rules: CompiledRule[],
+    scanner: Scanner,
+    rank: number,
+    match: Candidate,
+  ): 'continue' | 'stop' {
     const rule = rules[match.rule] as CompiledRule;
     const action = this.actions.get(rule) as ActiveAction;
     const at = scanner.determinedAt;
@@ -209,11 +214,14 @@ export class StreamGuard {
   }
 
   private result(started: number | undefined): GuardResult {
-    const events = this.pending
-      .filter((p) => p.at <= this.cutoff)
-      .sort((a, b) => a.at - b.at || a.rank - b.rank || a.seq - b.seq)
-      .map((p) => p.event);
-    this.pending = [];
+    const events =
+      this.pending.length === 0
+        ? []
+        : this.pending
+            .filter((p) => p.at <= this.cutoff)
+            .sort((a, b) => a.at - b.at || a.rank - b.rank || a.seq - b.seq)
+            .map((p) => p.event);
+    if (this.pending.length > 0) this.pending = [];
     const emit = this.out.join('');
     this.out = [];
     this.trim();

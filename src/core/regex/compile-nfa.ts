@@ -188,7 +188,7 @@ class NfaBuilder {
 
 function astralSplit(lo: number, hi: number): [number, number, number][] {
   const out: [number, number, number][] = [];
-  for (let cp = lo; cp <= hi; ) {
+  for (let cp = lo; cp <= hi;) {
     const h = 0xd800 + ((cp - 0x10000) >> 10);
     const blockEnd = 0x10000 + ((h - 0xd800 + 1) << 10) - 1;
     const last = Math.min(hi, blockEnd);
@@ -222,7 +222,8 @@ class Compiler {
       case 'CharacterClass':
         return this.b.codePoints(this.characterClass(e));
       case 'Group':
-        if (e.modifiers) throw new RegexSubsetError(`inline modifiers "${e.raw}" are not supported`);
+        if (e.modifiers)
+          throw new RegexSubsetError(`inline modifiers "${e.raw}" are not supported`);
         return this.alternatives(e.alternatives);
       case 'CapturingGroup':
         return this.alternatives(e.alternatives);

@@ -36,6 +36,8 @@ export class LazyDfa {
   private readonly prevs: number[] = [];
   private readonly trans: Int32Array[] = [];
   private readonly eof: number[] = [];
+  private readonly terminal: number[] = [];
+  private readonly settled: number[] = [];
   /** Fewest code units still needed before this state can accept. */
   readonly minDist: number[] = [];
   private readonly index = new Map<string, number>();
@@ -85,13 +87,15 @@ export class LazyDfa {
       const set = stateSet[i] as number;
       if (set < 0) return;
       for (let l = 0; l < this.localCount; l++) {
-        if (has(sets[set] as CharSet, localRep[l] as number)) this.consumes[i * this.localCount + l] = 1;
+        if (has(sets[set] as CharSet, localRep[l] as number))
+          this.consumes[i * this.localCount + l] = 1;
       }
     });
     // State 0 is the dead state: empty set, every transition back to itself.
     this.intern([], 0);
     (this.trans[0] as Int32Array).fill(DEAD);
     this.eof[0] = 0;
+    this.terminal[0] = 1;
   }
 
   get stateCount(): number {
@@ -116,6 +120,40 @@ export class LazyDfa {
     const row = this.trans[state] as Int32Array;
     const t = row[l] as number;
     return t >= 0 ? t : this.compute(state, l);
+  }
+
+  /**
+   * True when no unit can extend a match from this state. Without assertions
+   * acceptance then no longer depends on what follows, so the match is settled
+   * one unit earlier than by waiting for the next unit.
+   */
+  cannotExtend(state: number): boolean {
+    let v = this.terminal[state] as number;
+    if (v < 0) {
+      v = 1;
+      for (let l = 0; l < this.localCount && v === 1; l++) {
+        const row = this.trans[state] as Int32Array;
+        const t = (row[l] as number) >= 0 ? (row[l] as number) : this.compute(state, l);
+        if (t >> 1 !== DEAD) v = 0;
+      }
+      this.terminal[state] = v;
+    }
+    return v === 1;
+  }
+
+  /**
+   * Acceptance in this state when it does not depend on the next unit: 1 or 0;
+   * -1 when it does (a `\b` or `$` still to decide).
+   */
+  settledAcceptance(state: number): number {
+    let v = this.settled[state] as number;
+    if (v === -2) {
+      const kinds = [UnitKind.Edge, UnitKind.Word, UnitKind.LineTerminator, UnitKind.Other];
+      const accepts = kinds.map((k) => this.closure(state, k).includes(this.nfa.final));
+      v = accepts.every((a) => a === accepts[0]) ? (accepts[0] ? 1 : 0) : -1;
+      this.settled[state] = v;
+    }
+    return v;
   }
 
   /** Whether the rule accepts at the end of the stream in this state. */
@@ -178,6 +216,8 @@ export class LazyDfa {
     this.prevs.push(prev);
     this.trans.push(new Int32Array(this.localCount).fill(-1));
     this.eof.push(-1);
+    this.terminal.push(-1);
+    this.settled.push(-2);
     let min = Infinity;
     for (const s of core) min = Math.min(min, this.dist[s] as number);
     this.minDist.push(min);

@@ -44,7 +44,11 @@ export function distancesToFinal(nfa: Nfa): Float64Array {
 /** Layers longer than this mean "unbounded" for length analysis. */
 export const LENGTH_ANALYSIS_LIMIT = 65_537;
 
-function closure(states: readonly NfaState[], seeds: Iterable<number>, dist: Float64Array): number[] {
+function closure(
+  states: readonly NfaState[],
+  seeds: Iterable<number>,
+  dist: Float64Array,
+): number[] {
   const seen = new Set<number>();
   const stack = [...seeds];
   while (stack.length > 0) {

@@ -14,7 +14,12 @@ export interface PackCheck {
   pack?: CompiledPack;
 }
 
-function ruleMatches(spec: RuleSpec, version: string, text: string, options: CompileOptions): boolean {
+function ruleMatches(
+  spec: RuleSpec,
+  version: string,
+  text: string,
+  options: CompileOptions,
+): boolean {
   const single = compilePack({ name: 'check', version, rules: [spec] }, options);
   return scanText(single, text).events.some((e) => e.type === 'match' && e.rule === spec.id);
 }
@@ -32,12 +37,20 @@ export function checkPack(json: unknown, options: CompileOptions = {}): PackChec
     const { spec } = rule;
     spec.examples.match.forEach((text, i) => {
       if (!ruleMatches(spec, pack.version, text, options)) {
-        problems.push({ rule: spec.id, field: `examples.match[${i}]`, message: `no match in ${JSON.stringify(text)}` });
+        problems.push({
+          rule: spec.id,
+          field: `examples.match[${i}]`,
+          message: `no match in ${JSON.stringify(text)}`,
+        });
       }
     });
     spec.examples.noMatch.forEach((text, i) => {
       if (ruleMatches(spec, pack.version, text, options)) {
-        problems.push({ rule: spec.id, field: `examples.noMatch[${i}]`, message: `unexpected match in ${JSON.stringify(text)}` });
+        problems.push({
+          rule: spec.id,
+          field: `examples.noMatch[${i}]`,
+          message: `unexpected match in ${JSON.stringify(text)}`,
+        });
       }
     });
     const placeholder = rule.replacement.replaceAll('{host}', 'example.org');

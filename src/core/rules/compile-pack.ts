@@ -82,7 +82,11 @@ function compileRuleAutomaton(spec: RuleSpec, problems: PackProblem[]): RuleAuto
   }
   const structuralMaxLength = maxMatchLength(nfa, dist);
   if (structuralMaxLength === 0) {
-    problems.push({ rule: spec.id, field: 'pattern', message: 'the pattern only matches empty text' });
+    problems.push({
+      rule: spec.id,
+      field: 'pattern',
+      message: 'the pattern only matches empty text',
+    });
     return null;
   }
   if (structuralMaxLength === Infinity && spec.maxLength === undefined) {
