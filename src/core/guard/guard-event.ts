@@ -35,7 +35,19 @@ export interface GuardResult {
   events: GuardEvent[];
   /** True once the stream is blocked: nothing more will ever be released. */
   blocked: boolean;
+  /**
+   * `emit` as consecutive pieces of the input (UTF-16 offsets from the stream
+   * start): kept text, or a replaced span. Wire adapters use it to give each
+   * wire event the output of its own input text.
+   */
+  pieces: ReleasePiece[];
+  /** Input offset (UTF-16) up to which the input is now accounted for in the output. */
+  released: number;
 }
+
+export type ReleasePiece =
+  | { kind: 'keep'; from: number; to: number }
+  | { kind: 'replace'; from: number; to: number; text: string };
 
 /** Per-stream counters for the popup (seed 002 §8.5). */
 export interface GuardCounters {

@@ -16,7 +16,13 @@
 import type { CompiledPack, CompiledRule } from '../rules/compile-pack.ts';
 import type { RuleAction, RuleKind } from '../rules/rule.ts';
 import type { ConversationSession } from './conversation-session.ts';
-import type { GuardCounters, GuardEvent, GuardResult, MatchEvent } from './guard-event.ts';
+import type {
+  GuardCounters,
+  GuardEvent,
+  GuardResult,
+  MatchEvent,
+  ReleasePiece,
+} from './guard-event.ts';
 import { InputText, isHighSurrogate } from './input-text.ts';
 import { type Candidate, RuleFailure, Scanner } from './scanner.ts';
 
@@ -50,6 +56,7 @@ export class StreamGuard {
   private readonly raised = new Map<string, number>();
   private emitPos = 0;
   private out: string[] = [];
+  private pieces: ReleasePiece[] = [];
   private pending: PendingEvent[] = [];
   private seq = 0;
   private blocked = false;
@@ -182,13 +189,14 @@ export class StreamGuard {
     if (match.start < this.emitPos) {
       throw new Error(`internal: match at ${match.start} precedes released text (${this.emitPos})`);
     }
-    this.out.push(this.input.slice(this.emitPos, match.start));
+    this.keep(match.start);
     if (action === 'block') {
-      this.emitPos = match.start;
       this.block(at);
       return 'stop';
     }
-    this.out.push(rule.replacement.replaceAll('{host}', match.host ?? 'unknown host'));
+    const text = rule.replacement.replaceAll('{host}', match.host ?? 'unknown host');
+    this.out.push(text);
+    this.pieces.push({ kind: 'replace', from: match.start, to: match.end, text });
     this.emitPos = match.end;
     return 'continue';
   }
@@ -207,10 +215,15 @@ export class StreamGuard {
     // Never end a release between the halves of a surrogate pair: a consumer
     // that encodes each release separately would turn both into U+FFFD.
     if (!final && to > this.emitPos && isHighSurrogate(this.input.unitAt(to - 1))) to--;
-    if (to > this.emitPos) {
-      this.out.push(this.input.slice(this.emitPos, to));
-      this.emitPos = to;
-    }
+    this.keep(to);
+  }
+
+  /** Releases the input up to `to` unchanged. */
+  private keep(to: number): void {
+    if (to <= this.emitPos) return;
+    this.out.push(this.input.slice(this.emitPos, to));
+    this.pieces.push({ kind: 'keep', from: this.emitPos, to });
+    this.emitPos = to;
   }
 
   private result(started: number | undefined): GuardResult {
@@ -224,6 +237,8 @@ export class StreamGuard {
     if (this.pending.length > 0) this.pending = [];
     const emit = this.out.join('');
     this.out = [];
+    const pieces = this.pieces;
+    this.pieces = [];
     this.trim();
     const held = this.blocked ? 0 : this.input.end - this.emitPos;
     this.stats.held = held;
@@ -233,7 +248,7 @@ export class StreamGuard {
     }
     const now = this.options.now;
     if (now !== undefined && started !== undefined) this.stats.timeMs += now() - started;
-    return { emit, events, blocked: this.blocked };
+    return { emit, events, blocked: this.blocked, pieces, released: this.emitPos };
   }
 
   private trim(): void {

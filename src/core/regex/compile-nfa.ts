@@ -145,7 +145,10 @@ class NfaBuilder {
    * not matched by classes (a deliberate, documented narrowing of JS).
    */
   codePoints(set: CharSet): Fragment {
-    if (!this.flags.unicode) return this.unit(intersect(set, range(0, MAX_UNIT)));
+    if (!this.flags.unicode) {
+      const last = set[set.length - 1];
+      return this.unit(last === undefined || last <= MAX_UNIT ? set : intersect(set, range(0, MAX_UNIT)));
+    }
     const bmp = union(intersect(set, range(0, 0xd7ff)), intersect(set, range(0xe000, MAX_UNIT)));
     const branches: Fragment[] = [];
     if (!isEmpty(bmp)) branches.push(this.unit(bmp));
@@ -211,16 +214,30 @@ class Compiler {
     return this.b.choice(alts.map((a) => this.b.sequence(a.elements.map((e) => this.element(e)))));
   }
 
+  /** Sets per AST node: a repetition rebuilds its element once per copy. */
+  private readonly setCache = new Map<Element, CharSet>();
+
+  private cachedSet(e: Element, compute: () => CharSet): CharSet {
+    let set = this.setCache.get(e);
+    if (set === undefined) {
+      set = compute();
+      this.setCache.set(e, set);
+    }
+    return set;
+  }
+
   element(e: Element): Fragment {
     switch (e.type) {
-      case 'Character': {
-        const set = single(e.value);
-        return this.b.codePoints(this.flags.ignoreCase ? caseClose(set) : set);
-      }
+      case 'Character':
+        return this.b.codePoints(
+          this.cachedSet(e, () =>
+            this.flags.ignoreCase ? caseClose(single(e.value)) : single(e.value),
+          ),
+        );
       case 'CharacterSet':
-        return this.b.codePoints(this.characterSet(e));
+        return this.b.codePoints(this.cachedSet(e, () => this.characterSet(e)));
       case 'CharacterClass':
-        return this.b.codePoints(this.characterClass(e));
+        return this.b.codePoints(this.cachedSet(e, () => this.characterClass(e)));
       case 'Group':
         if (e.modifiers)
           throw new RegexSubsetError(`inline modifiers "${e.raw}" are not supported`);

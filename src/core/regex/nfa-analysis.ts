@@ -41,47 +41,56 @@ export function distancesToFinal(nfa: Nfa): Float64Array {
   return dist;
 }
 
-/** Layers longer than this mean "unbounded" for length analysis. */
-export const LENGTH_ANALYSIS_LIMIT = 65_537;
-
-function closure(
-  states: readonly NfaState[],
-  seeds: Iterable<number>,
-  dist: Float64Array,
-): number[] {
-  const seen = new Set<number>();
-  const stack = [...seeds];
-  while (stack.length > 0) {
-    const s = stack.pop() as number;
-    if (seen.has(s) || dist[s] === Infinity) continue;
-    seen.add(s);
-    const st = states[s] as NfaState;
-    stack.push(...st.eps);
-    for (const c of st.cond) stack.push(c.to);
-  }
-  return [...seen].sort((a, b) => a - b);
-}
-
 /**
- * The longest match in code units (Infinity when unbounded), found by stepping
- * the set of states reachable after exactly k units; a repeated set means a loop.
+ * The longest match in code units, or Infinity when the automaton has a cycle
+ * (a `*`, `+` or `{n,}`). Thompson NFAs built from bounded repetitions are
+ * acyclic, so this is one longest-path pass in topological order: O(states).
  */
 export function maxMatchLength(nfa: Nfa, dist: Float64Array): number {
-  let layer = closure(nfa.states, [nfa.start], dist);
-  let longest = layer.includes(nfa.final) ? 0 : -1;
-  const seenLayers = new Set<string>();
-  for (let k = 1; k <= LENGTH_ANALYSIS_LIMIT; k++) {
-    const next: number[] = [];
-    for (const s of layer) {
-      const st = nfa.states[s] as NfaState;
-      if (st.set && !isEmpty(st.set)) next.push(st.to);
+  const n = nfa.states.length;
+  const cache: ([number, number][] | undefined)[] = new Array(n);
+  const successors = (s: number): [number, number][] => {
+    const known = cache[s];
+    if (known !== undefined) return known;
+    const st = nfa.states[s] as NfaState;
+    const out: [number, number][] = [];
+    for (const t of st.eps) if (dist[t] !== Infinity) out.push([t, 0]);
+    for (const c of st.cond) if (dist[c.to] !== Infinity) out.push([c.to, 0]);
+    if (st.set && !isEmpty(st.set) && dist[st.to] !== Infinity) out.push([st.to, 1]);
+    cache[s] = out;
+    return out;
+  };
+  if (dist[nfa.start] === Infinity) return -1;
+  // Iterative DFS: post-order is a reverse topological order; reaching a grey state is a cycle.
+  const colour = new Uint8Array(n);
+  const order: number[] = [];
+  const stack: [number, [number, number][], number][] = [[nfa.start, successors(nfa.start), 0]];
+  colour[nfa.start] = 1;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as [number, [number, number][], number];
+    const [s, next, i] = top;
+    if (i < next.length) {
+      top[2] = i + 1;
+      const [t] = next[i] as [number, number];
+      if (colour[t] === 1) return Infinity;
+      if (colour[t] === 0) {
+        colour[t] = 1;
+        stack.push([t, successors(t), 0]);
+      }
+    } else {
+      colour[s] = 2;
+      order.push(s);
+      stack.pop();
     }
-    layer = closure(nfa.states, next, dist);
-    if (layer.length === 0) return longest;
-    const key = layer.join(',');
-    if (seenLayers.has(key)) return Infinity;
-    seenLayers.add(key);
-    if (layer.includes(nfa.final)) longest = k;
   }
-  return Infinity;
+  // Longest path to the final state, from the sinks up.
+  const longest = new Float64Array(n).fill(-Infinity);
+  for (const s of order) {
+    if (s === nfa.final) longest[s] = Math.max(longest[s] as number, 0);
+    for (const [t, w] of successors(s)) {
+      const via = (longest[t] as number) + w;
+      if (via > (longest[s] as number)) longest[s] = via;
+    }
+  }
+  return longest[nfa.start] as number;
 }

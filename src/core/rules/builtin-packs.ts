@@ -12,5 +12,16 @@ export function compileCorePack(options: CompileOptions = {}): CompiledPack {
   return compilePack(corePackJson, options);
 }
 
-/** The core pack with default options (no image host allow-listed). */
-export const corePack: CompiledPack = compileCorePack();
+let defaultCorePack: CompiledPack | undefined;
+
+/**
+ * The core pack with default options (no image host allow-listed), compiled
+ * on first use: a page that never sees a guarded response never pays for it.
+ */
+export function getCorePack(): CompiledPack {
+  defaultCorePack ??= compileCorePack();
+  return defaultCorePack;
+}
+
+/** @deprecated eager alias kept for the CLI and bench until they call getCorePack(). */
+export const corePack: CompiledPack = getCorePack();

@@ -14,14 +14,11 @@ export interface PackCheck {
   pack?: CompiledPack;
 }
 
-function ruleMatches(
-  spec: RuleSpec,
-  version: string,
-  text: string,
-  options: CompileOptions,
-): boolean {
-  const single = compilePack({ name: 'check', version, rules: [spec] }, options);
-  return scanText(single, text).events.some((e) => e.type === 'match' && e.rule === spec.id);
+/** The rule alone, so that examples test it and not which rule wins an overlap. */
+function soloMatcher(spec: RuleSpec, version: string, options: CompileOptions) {
+  const solo = compilePack({ name: 'check', version, rules: [spec] }, options);
+  return (text: string) =>
+    scanText(solo, text).events.some((e) => e.type === 'match' && e.rule === spec.id);
 }
 
 export function checkPack(json: unknown, options: CompileOptions = {}): PackCheck {
@@ -35,8 +32,9 @@ export function checkPack(json: unknown, options: CompileOptions = {}): PackChec
   const problems: PackProblem[] = [];
   for (const rule of pack.rules) {
     const { spec } = rule;
+    const matches = soloMatcher(spec, pack.version, options);
     spec.examples.match.forEach((text, i) => {
-      if (!ruleMatches(spec, pack.version, text, options)) {
+      if (!matches(text)) {
         problems.push({
           rule: spec.id,
           field: `examples.match[${i}]`,
@@ -45,7 +43,7 @@ export function checkPack(json: unknown, options: CompileOptions = {}): PackChec
       }
     });
     spec.examples.noMatch.forEach((text, i) => {
-      if (ruleMatches(spec, pack.version, text, options)) {
+      if (matches(text)) {
         problems.push({
           rule: spec.id,
           field: `examples.noMatch[${i}]`,

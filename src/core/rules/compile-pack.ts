@@ -139,9 +139,9 @@ export function compilePack(json: unknown, options: CompileOptions = {}): Compil
   const automata = pack.rules.map((spec) => compileRuleAutomaton(spec, problems));
   if (problems.length > 0) throw new PackError(problems);
   const ready = automata as RuleAutomaton[];
-  const sets: CharSet[] = [];
-  for (const a of ready) for (const st of a.nfa.states) if (st.set) sets.push(st.set);
-  const alphabet = buildAlphabet(sets);
+  const sets = new Map<string, CharSet>();
+  for (const a of ready) for (const st of a.nfa.states) if (st.set) sets.set(st.set.join(','), st.set);
+  const alphabet = buildAlphabet([...sets.values()]);
   const resolved: Required<CompileOptions> = {
     allowedImageHosts: [...(options.allowedImageHosts ?? [])],
   };

@@ -125,6 +125,26 @@ describe('StreamGuard: actions', () => {
   });
 });
 
+describe('StreamGuard: release pieces', () => {
+  it('describe each emit as kept or replaced input spans, contiguous from the start', () => {
+    const guard = new StreamGuard(pack);
+    const input = ['a tok_ab', 'cd1234 b 555-', '1234 end'];
+    let released = 0;
+    for (const [i, chunk] of [...input, null].entries()) {
+      const r = chunk === null ? guard.end() : guard.push(chunk);
+      let rebuilt = '';
+      for (const piece of r.pieces) {
+        expect(piece.from).toBe(released);
+        rebuilt += piece.kind === 'keep' ? input.join('').slice(piece.from, piece.to) : piece.text;
+        released = piece.to;
+      }
+      expect(rebuilt, `call ${i}`).toBe(r.emit);
+      expect(r.released).toBe(released);
+    }
+    expect(released).toBe(input.join('').length);
+  });
+});
+
 describe('StreamGuard: fail closed (DESIGN.md §3.5)', () => {
   /** The test pack with one rule's validator replaced by one that throws. */
   function withThrowingRule(id: string): CompiledPack {
