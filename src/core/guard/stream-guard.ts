@@ -194,7 +194,7 @@ export class StreamGuard {
       this.block(at);
       return 'stop';
     }
-    const text = rule.replacement.replaceAll('{host}', match.host ?? 'unknown host');
+    const text = rule.replacement.replaceAll('{host}', match.host || 'a relative URL');
     this.out.push(text);
     this.pieces.push({ kind: 'replace', from: match.start, to: match.end, text });
     this.emitPos = match.end;

@@ -30,7 +30,11 @@ function show(text: string): string {
 }
 
 /** Null when every match starts with a keyword; otherwise why not. */
-export function keywordProblem(nfa: Nfa, dist: Float64Array, keywords: readonly string[]): string | null {
+export function keywordProblem(
+  nfa: Nfa,
+  dist: Float64Array,
+  keywords: readonly string[],
+): string | null {
   const folded = keywords.map(foldText);
   if (folded.some((k) => k.length === 0)) return 'keywords must not be empty';
   const stack: { states: number[]; text: string }[] = [

@@ -1,0 +1,89 @@
+/**
+ * Validator registry: runs a rule's `validator` on a candidate match.
+ *
+ * A candidate counts only when its validator accepts it (`ok: true`). For
+ * `exfil-url`, `ok` means "risky" and `host` is what the replacement's `{host}`
+ * names. Validators are pure and deterministic; a malformed `part` (which
+ * `validatePack` rejects up front) throws, and the engine fails closed on a throw.
+ */
+import type { ValidatorSpec } from '../rule.ts';
+import { cnResidentIdValid } from './cn-resident-id.ts';
+import { entropyAtLeast } from './entropy.ts';
+import { exfilUrlVerdict } from './exfil-url.ts';
+import { ibanValid } from './iban.ts';
+import { luhnValid } from './luhn.ts';
+
+export { cnResidentIdCheckChar, cnResidentIdValid } from './cn-resident-id.ts';
+export { entropyAtLeast, shannonEntropy } from './entropy.ts';
+export { exfilUrlVerdict, hostIsAllowed, type ExfilUrlVerdict } from './exfil-url.ts';
+export { IBAN_LENGTHS, ibanMod97, ibanValid } from './iban.ts';
+export { luhnValid } from './luhn.ts';
+
+export interface ValidatorContext {
+  /** Hosts (and their subdomains) Markdown images may load from; used by `exfil-url`. */
+  readonly allowedImageHosts: readonly string[];
+}
+
+export interface ValidatorResult {
+  /** True when the candidate is a real match (for `exfil-url`: the image is risky). */
+  ok: boolean;
+  /** `exfil-url` only: the host to name in the replacement (`{host}`). */
+  host?: string;
+}
+
+/** Compiled `part` expressions, keyed by source (a pack has few; no `g`/`y`, so no `lastIndex` state). */
+const partCache = new Map<string, RegExp>();
+
+function compilePart(source: string): RegExp {
+  let re = partCache.get(source);
+  if (re === undefined) {
+    re = new RegExp(source);
+    partCache.set(source, re);
+  }
+  return re;
+}
+
+/**
+ * The text a validator checks: with `part`, the first capturing group of the
+ * first match of `part` in the candidate (or the whole match when `part` has no
+ * group); `undefined` when `part` does not match. `part` is compiled without
+ * flags: it runs on a candidate, never on the stream, so any JS syntax
+ * (lookaround included) is allowed there.
+ */
+export function validatorSubject(spec: ValidatorSpec, candidate: string): string | undefined {
+  if (spec.part === undefined) return candidate;
+  const m = compilePart(spec.part).exec(candidate);
+  if (m === null) return undefined;
+  return m.length > 1 ? (m[1] ?? '') : m[0];
+}
+
+export function runValidator(
+  spec: ValidatorSpec,
+  candidate: string,
+  ctx: ValidatorContext,
+): ValidatorResult {
+  const subject = validatorSubject(spec, candidate);
+  if (subject === undefined) return { ok: false };
+  switch (spec.name) {
+    case 'luhn':
+      return { ok: luhnValid(subject) };
+    case 'iban':
+      return { ok: ibanValid(subject) };
+    case 'cn-resident-id':
+      return { ok: cnResidentIdValid(subject) };
+    case 'entropy': {
+      if (spec.minEntropy === undefined) {
+        throw new Error('validator "entropy" needs minEntropy');
+      }
+      return { ok: entropyAtLeast(subject, spec.minEntropy) };
+    }
+    case 'exfil-url': {
+      const verdict = exfilUrlVerdict(subject, ctx.allowedImageHosts);
+      return { ok: verdict.risky, host: verdict.host };
+    }
+    default: {
+      const unknown: never = spec.name;
+      throw new Error(`unknown validator ${JSON.stringify(unknown)}`);
+    }
+  }
+}
