@@ -1,0 +1,138 @@
+/**
+ * OpenAI Chat Completions (WIRE-FORMATS.md §7.1): SSE chunks with
+ * `choices[i].delta.content` (also `refusal` and the `reasoning_content`
+ * extension of DeepSeek/Qwen-compatible servers), `[DONE]` at the end. Tool-call
+ * deltas, usage chunks and every other field pass through untouched. The
+ * non-streaming answer (`stream: false`) is the same adapter on a whole body.
+ */
+import type { JsonPath } from '../json-string-span.ts';
+import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
+import { replaceStrings } from '../json-string-span.ts';
+import {
+  type AdapterSession,
+  type TextSlot,
+  type WireAdapter,
+  type WireEvent,
+  passThrough,
+} from '../wire-event.ts';
+import type { RawFrame } from '../raw-frame.ts';
+
+/** Guarded text fields of a streamed choice, and the channel each feeds. */
+const DELTA_FIELDS = [
+  ['content', 'choice'],
+  ['refusal', 'refusal'],
+  ['reasoning_content', 'reasoning'],
+] as const;
+
+interface Located {
+  slot: TextSlot;
+  path: JsonPath;
+}
+
+function choiceSlots(
+  json: unknown,
+  container: 'delta' | 'message',
+  mode: TextSlot['mode'],
+): Located[] {
+  if (!isRecord(json) || !Array.isArray(json.choices)) return [];
+  const found: Located[] = [];
+  json.choices.forEach((choice: unknown, k: number) => {
+    if (!isRecord(choice)) return;
+    const body = choice[container];
+    if (!isRecord(body)) return;
+    const index = typeof choice.index === 'number' ? choice.index : k;
+    for (const [field, channel] of DELTA_FIELDS) {
+      const text = body[field];
+      if (typeof text === 'string') {
+        found.push({
+          slot: { channel: `${channel}:${index}`, mode, text },
+          path: ['choices', k, container, field],
+        });
+      }
+    }
+  });
+  return found;
+}
+
+function streamSession(): AdapterSession {
+  let template: { id: unknown; created: unknown; model: unknown } | undefined;
+  let done = false;
+  return {
+    decode(frame: RawFrame): WireEvent {
+      if (frame.sse === undefined) return passThrough(frame);
+      if (frame.sse.data.trim() === '[DONE]') return passThrough(frame);
+      const json = sseJson(frame);
+      if (!isRecord(json)) return passThrough(frame, 'openai-chat: data is not a JSON object');
+      template ??= { id: json.id, created: json.created, model: json.model };
+      if (!Array.isArray(json.choices)) {
+        return passThrough(
+          frame,
+          json.error === undefined ? 'openai-chat: chunk without choices' : undefined,
+        );
+      }
+      const located = choiceSlots(json, 'delta', 'delta');
+      return {
+        frame,
+        slots: located.map((l) => l.slot),
+        render: (texts) =>
+          renderSseJson(
+            frame,
+            located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
+          ),
+      };
+    },
+    emitted(event) {
+      if (event.frame.sse?.data.trim() === '[DONE]') done = true;
+    },
+    blockEnding() {
+      if (done) return '';
+      const chunk = {
+        id: template?.id ?? 'chatcmpl-blocked',
+        object: 'chat.completion.chunk',
+        created: template?.created ?? 0,
+        model: template?.model ?? 'unknown',
+        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'content_filter' }],
+      };
+      return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
+    },
+  };
+}
+
+export const openAiChatStream: WireAdapter = {
+  format: 'openai-chat',
+  framing: 'sse',
+  detect: (probe) =>
+    probe.contentType.includes('text/event-stream') &&
+    (probe.head.includes('"chat.completion.chunk"') ||
+      /\/chat\/completions(?:$|\?)/.test(probe.url)),
+  open: streamSession,
+};
+
+/** `stream: false` answers: `choices[i].message.content` in one JSON body. */
+export const openAiChatJson: WireAdapter = {
+  format: 'openai-chat',
+  framing: 'whole-body',
+  detect: (probe) =>
+    probe.contentType.includes('application/json') && probe.head.includes('"chat.completion"'),
+  open: () => ({
+    decode(frame) {
+      let json: unknown;
+      try {
+        json = JSON.parse(frame.payload ?? '');
+      } catch {
+        return passThrough(frame, 'openai-chat: body is not JSON');
+      }
+      const located = choiceSlots(json, 'message', 'echo');
+      return {
+        frame,
+        slots: located.map((l) => l.slot),
+        render: (texts) =>
+          replaceStrings(
+            frame.raw,
+            located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
+          ),
+      };
+    },
+    blockEnding: () => '',
+  }),
+};

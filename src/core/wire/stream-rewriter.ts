@@ -1,0 +1,222 @@
+/**
+ * Rewrites one response body of a known wire format: frames in, the SAME
+ * frames out, in the same order, with only their text changed (DESIGN.md §3.6).
+ *
+ * A frame waits until the guard has decided all of its text, and every frame
+ * behind it waits too (order is kept). A frame whose guarded text equals its
+ * own is re-emitted byte for byte, so when nothing matches the page receives
+ * exactly the bytes the server sent. On a block, the frames decided so far go
+ * out, then the provider's own way of ending a refused answer, then nothing.
+ */
+import type { GuardEvent } from '../guard/guard-event.ts';
+import type { GuardOptions } from '../guard/stream-guard.ts';
+import type { CompiledPack } from '../rules/compile-pack.ts';
+import { ChannelLedger } from './channel-ledger.ts';
+import { NdjsonFramer } from './framing/ndjson-framer.ts';
+import { SseFramer } from './framing/sse-framer.ts';
+import { WholeBodyFramer } from './framing/whole-body-framer.ts';
+import type { Framer } from './raw-frame.ts';
+import type { AdapterSession, Framing, WireAdapter, WireEvent } from './wire-event.ts';
+
+/** Something about the wire the person (or a developer) should know; never contains text. */
+export interface WireIssue {
+  kind: 'unrecognised-frame' | 'snapshot-rewound' | 'echo-mismatch' | 'render-failed';
+  detail: string;
+}
+
+export interface RewriterOptions {
+  guard?: GuardOptions;
+  onGuardEvents?: (channel: string, events: GuardEvent[]) => void;
+  onIssue?: (issue: WireIssue) => void;
+  /** Framers for framings this module does not know (e.g. Gemini's length-prefixed frames). */
+  framer?: () => Framer;
+}
+
+interface SlotSpan {
+  ledger: ChannelLedger;
+  from: number;
+  to: number;
+  /** snapshot / echo slots show the channel's whole guarded text up to `to`. */
+  cumulative: boolean;
+}
+
+interface Pending {
+  event: WireEvent;
+  spans: SlotSpan[];
+}
+
+export function framerFor(framing: Framing): Framer {
+  switch (framing) {
+    case 'sse':
+      return new SseFramer();
+    case 'ndjson':
+      return new NdjsonFramer();
+    case 'whole-body':
+      return new WholeBodyFramer();
+    case 'length-prefixed':
+      throw new Error('length-prefixed framing needs the adapter to supply its framer');
+  }
+}
+
+export class StreamRewriter {
+  private readonly framer: Framer;
+  private readonly session: AdapterSession;
+  private readonly channels = new Map<string, ChannelLedger>();
+  /** Generation per channel name, bumped when a snapshot rewinds. */
+  private readonly generations = new Map<string, number>();
+  private readonly queue: Pending[] = [];
+  private readonly reported = new Set<string>();
+  private blocked = false;
+  private ended = false;
+
+  constructor(
+    readonly adapter: WireAdapter,
+    private readonly pack: CompiledPack,
+    private readonly options: RewriterOptions = {},
+  ) {
+    this.framer = options.framer?.() ?? framerFor(adapter.framing);
+    this.session = adapter.open();
+  }
+
+  get isBlocked(): boolean {
+    return this.blocked;
+  }
+
+  /** Feeds decoded body text; returns the text the page may receive now. */
+  push(text: string): string {
+    if (this.blocked || this.ended) return '';
+    for (const frame of this.framer.push(text)) {
+      this.accept(this.session.decode(frame));
+      if (this.blocked) break;
+    }
+    return this.drain();
+  }
+
+  /** The body ended: every channel is decided and everything left goes out. */
+  end(): string {
+    if (this.ended) return '';
+    this.ended = true;
+    if (this.blocked) return '';
+    for (const frame of this.framer.end()) {
+      this.accept(this.session.decode(frame));
+      if (this.blocked) return this.drain();
+    }
+    for (const ledger of this.channels.values()) ledger.finish();
+    this.checkBlocked();
+    return this.drain();
+  }
+
+  private accept(event: WireEvent): void {
+    if (event.unrecognised !== undefined) this.report('unrecognised-frame', event.unrecognised);
+    for (const name of event.ends ?? []) this.channels.get(name)?.finish();
+    const spans = event.slots.map((slot): SlotSpan => {
+      switch (slot.mode) {
+        case 'delta': {
+          const ledger = this.ledger(slot.channel);
+          return { ledger, ...ledger.feed(slot.text), cumulative: false };
+        }
+        case 'snapshot':
+          return this.snapshot(slot.channel, slot.text);
+        case 'echo':
+          return this.echo(slot.channel, slot.text);
+      }
+    });
+    this.queue.push({ event, spans });
+    this.checkBlocked();
+  }
+
+  private snapshot(channel: string, text: string): SlotSpan {
+    let ledger = this.ledger(channel);
+    const seen = ledger.inputText;
+    if (!text.startsWith(seen)) {
+      // The server rewrote earlier text: guard the new version from scratch.
+      this.report('snapshot-rewound', channel);
+      ledger.finish();
+      ledger = this.ledger(channel, true);
+      return { ledger, ...ledger.feed(text), cumulative: true };
+    }
+    return { ledger, ...ledger.feed(text.slice(seen.length)), from: 0, cumulative: true };
+  }
+
+  private echo(channel: string, text: string): SlotSpan {
+    const ledger = this.ledger(channel);
+    const seen = ledger.inputText;
+    if (text.startsWith(seen)) ledger.feed(text.slice(seen.length));
+    else this.report('echo-mismatch', channel);
+    ledger.finish();
+    return { ledger, from: 0, to: ledger.fed, cumulative: true };
+  }
+
+  private ledger(channel: string, fresh = false): ChannelLedger {
+    const known = this.channels.get(channel);
+    if (known !== undefined && !fresh) return known;
+    const generation = (this.generations.get(channel) ?? 0) + (fresh ? 1 : 0);
+    this.generations.set(channel, generation);
+    const ledger = new ChannelLedger(
+      generation === 0 ? channel : `${channel}#${generation}`,
+      this.pack,
+      this.options.guard ?? {},
+      (name, events) => this.options.onGuardEvents?.(name, events),
+    );
+    this.channels.set(channel, ledger);
+    return ledger;
+  }
+
+  private checkBlocked(): void {
+    for (const ledger of this.channels.values()) if (ledger.isBlocked) this.blocked = true;
+  }
+
+  /**
+   * Emits ready frames in order. On a block: the frames decided before the
+   * block point, the frame holding it (with its text cut there), then the
+   * provider's ending, and nothing more.
+   */
+  private drain(): string {
+    let out = '';
+    while (this.queue.length > 0) {
+      const head = this.queue[0] as Pending;
+      const ready = head.spans.every((s) => s.ledger.settled(s.to));
+      const cut =
+        !ready &&
+        this.blocked &&
+        head.spans.some((s) => s.ledger.isBlocked && s.ledger.releasedTo > s.from);
+      if (!ready && !cut) break;
+      this.queue.shift();
+      const text = this.render(head);
+      if (text === null) break;
+      out += text;
+      this.session.emitted?.(head.event);
+      if (cut) break;
+    }
+    if (this.blocked) {
+      this.queue.length = 0;
+      out += this.session.blockEnding();
+    }
+    return out;
+  }
+
+  /** The frame with its guarded text, or null when it cannot be re-serialised (then blocked). */
+  private render(pending: Pending): string | null {
+    const { event, spans } = pending;
+    if (spans.length === 0) return event.frame.raw;
+    const texts = spans.map((s) =>
+      s.cumulative ? s.ledger.textUpTo(s.to) : s.ledger.textOf(s.from, s.to),
+    );
+    if (texts.every((t, i) => t === event.slots[i]?.text)) return event.frame.raw;
+    try {
+      return event.render(texts);
+    } catch (error) {
+      // Fail closed: a frame we cannot re-serialise is never passed through with its old text.
+      this.report('render-failed', error instanceof Error ? error.message : String(error));
+      this.blocked = true;
+      return null;
+    }
+  }
+
+  private report(kind: WireIssue['kind'], detail: string): void {
+    const key = `${kind}:${detail}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.options.onIssue?.({ kind, detail });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * What an adapter makes of one frame: the text slots it carries (per channel)
+ * and how to re-serialise the SAME frame with other text in those slots.
+ */
+import type { RawFrame } from './raw-frame.ts';
+
+/**
+ * How a slot's text relates to its channel:
+ * - `delta`: the next piece of the channel's text (OpenAI, Anthropic, Ollama…);
+ * - `snapshot`: the channel's whole text so far (Gemini web, old ChatGPT);
+ * - `echo`: the channel's complete text, repeated at its end (Responses `*.done`,
+ *   LibreChat `final`); the channel ends here.
+ */
+export type SlotMode = 'delta' | 'snapshot' | 'echo';
+
+export interface TextSlot {
+  /** The guard stream this text belongs to, e.g. `choice:0`, `block:2`. */
+  channel: string;
+  mode: SlotMode;
+  text: string;
+}
+
+export interface WireEvent {
+  frame: RawFrame;
+  /** Text the guard must see, in order. Empty for frames without guarded text. */
+  slots: TextSlot[];
+  /** Channels that end before this frame (e.g. `content_block_stop`). */
+  ends?: string[];
+  /** The frame with each slot's text replaced by `texts[i]` (same order as `slots`). */
+  render(texts: readonly string[]): string;
+  /** Set when the adapter did not understand the frame: passed through unchanged and reported. */
+  unrecognised?: string;
+}
+
+export type WireFormat =
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'anthropic'
+  | 'ollama'
+  | 'gemini-api'
+  | 'chatgpt-web'
+  | 'claude-web'
+  | 'deepseek-web'
+  | 'gemini-web'
+  | 'open-webui'
+  | 'librechat'
+  | 'lobechat';
+
+/** What is known about a response when choosing an adapter. */
+export interface WireProbe {
+  url: string;
+  method?: string;
+  contentType: string;
+  /** The first decoded characters of the body (up to ~1 KB). */
+  head: string;
+}
+
+export type Framing = 'sse' | 'ndjson' | 'whole-body' | 'length-prefixed';
+
+export interface AdapterSession {
+  decode(frame: RawFrame): WireEvent;
+  /** Called for each frame actually sent to the page (frames after a block never are). */
+  emitted?(event: WireEvent): void;
+  /**
+   * Raw text that ends the stream the way this provider ends a refused answer,
+   * appended after the last released frame when the guard blocks (DESIGN.md §3.6).
+   */
+  blockEnding(): string;
+}
+
+export interface WireAdapter {
+  readonly format: WireFormat;
+  readonly framing: Framing;
+  detect(probe: WireProbe): boolean;
+  open(): AdapterSession;
+}
+
+/** A frame that carries no guarded text: re-emitted byte for byte. */
+export function passThrough(frame: RawFrame, unrecognised?: string): WireEvent {
+  const event: WireEvent = { frame, slots: [], render: () => frame.raw };
+  if (unrecognised !== undefined) event.unrecognised = unrecognised;
+  return event;
+}

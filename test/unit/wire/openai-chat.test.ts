@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { Stream } from 'openai/streaming';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { describe, expect, it } from 'vitest';
+import { scanText } from '../../../src/core/guard/scan-text.ts';
+import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
+import { compilePack } from '../../../src/core/rules/compile-pack.ts';
+import { openAiChatJson, openAiChatStream } from '../../../src/core/wire/adapters/openai-chat.ts';
+import { replayBody } from '../../../src/core/wire/replay-body.ts';
+import {
+  fixture,
+  splitBytes,
+  sseResponse,
+  throughTransform,
+  wholeReplay,
+} from '../../support/wire-harness.ts';
+
+const pack = getCorePack();
+const secret = fixture('openai-chat/secret-split.sse');
+const benign = fixture('openai-chat/benign-crlf.sse');
+
+async function readWithSdk(body: string): Promise<{ text: string; chunks: ChatCompletionChunk[] }> {
+  const stream = Stream.fromSSEResponse<ChatCompletionChunk>(
+    sseResponse(body),
+    new AbortController(),
+  );
+  const chunks: ChatCompletionChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+  return { text, chunks };
+}
+
+describe('openai-chat adapter', () => {
+  it('passes a stream without matches through byte for byte (CRLF, comments, no space after data:)', () => {
+    expect(wholeReplay(openAiChatStream, pack, benign).output).toBe(benign);
+  });
+
+  it('redacts a secret split across three deltas; the official SDK reads the guarded stream', async () => {
+    const replay = wholeReplay(openAiChatStream, pack, secret);
+    const original = await readWithSdk(secret);
+    const guarded = await readWithSdk(replay.output);
+    expect(guarded.text).toBe(scanText(pack, original.text).output);
+    expect(guarded.text).toContain('[redacted:github-pat]');
+    expect(guarded.text).not.toMatch(/EXAMPLEexam/);
+    // Same events, same order; only text changed: tool calls and usage intact.
+    expect(guarded.chunks.length).toBe(original.chunks.length);
+    const strip = (c: ChatCompletionChunk) =>
+      JSON.stringify({
+        ...c,
+        choices: c.choices.map((x) => ({ ...x, delta: { ...x.delta, content: undefined } })),
+      });
+    expect(guarded.chunks.map(strip)).toEqual(original.chunks.map(strip));
+    expect(replay.events).toMatchObject([
+      { channel: 'choice:0', event: { rule: 'github-pat', action: 'redact' } },
+    ]);
+  });
+
+  it('for any split of the wire bytes, the page receives the single-chunk result', async () => {
+    const bytes = new TextEncoder().encode(secret);
+    const expected = wholeReplay(openAiChatStream, pack, secret).output;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
+        async (cuts) => {
+          const out = await throughTransform(openAiChatStream, pack, splitBytes(bytes, cuts));
+          expect(new TextDecoder().decode(out)).toBe(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a block ends the answer the way OpenAI ends a filtered one, and the SDK finishes cleanly', async () => {
+    const blocking = compilePack({
+      name: 'block-test',
+      version: '1',
+      rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
+    });
+    const replay = replayBody(openAiChatStream, blocking, [secret]);
+    expect(replay.blocked).toBe(true);
+    const read = await readWithSdk(replay.output);
+    expect(read.text).toBe('Sure — here is the token you pasted: ');
+    expect(read.chunks.at(-1)?.choices[0]?.finish_reason).toBe('content_filter');
+    expect(replay.output.endsWith('data: [DONE]\n\n')).toBe(true);
+  });
+
+  it('non-streaming answers are guarded in place, other bytes untouched', () => {
+    const token = 'ghp_' + 'EXAMPLEexample'.repeat(2) + '01234567';
+    const body = `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"key: ${token}"},"finish_reason":"stop"}],"usage":{"total_tokens":12345678901234567890}}`;
+    const out = wholeReplay(openAiChatJson, pack, body).output;
+    expect(out).toBe(body.replace(token, '[redacted:github-pat]'));
+  });
+});
