@@ -74,7 +74,7 @@ export class StreamRewriter {
     private readonly pack: CompiledPack,
     private readonly options: RewriterOptions = {},
   ) {
-    this.framer = options.framer?.() ?? framerFor(adapter.framing);
+    this.framer = options.framer?.() ?? adapter.createFramer?.() ?? framerFor(adapter.framing);
     this.session = adapter.open();
   }
 

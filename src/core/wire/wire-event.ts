@@ -2,7 +2,7 @@
  * What an adapter makes of one frame: the text slots it carries (per channel)
  * and how to re-serialise the SAME frame with other text in those slots.
  */
-import type { RawFrame } from './raw-frame.ts';
+import type { Framer, RawFrame } from './raw-frame.ts';
 
 /**
  * How a slot's text relates to its channel:
@@ -73,6 +73,8 @@ export interface WireAdapter {
   readonly framing: Framing;
   detect(probe: WireProbe): boolean;
   open(): AdapterSession;
+  /** Required for `length-prefixed` framing (e.g. Gemini web's `)]}'` frames). */
+  createFramer?(): Framer;
 }
 
 /** A frame that carries no guarded text: re-emitted byte for byte. */
