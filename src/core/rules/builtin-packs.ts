@@ -22,6 +22,3 @@ export function getCorePack(): CompiledPack {
   defaultCorePack ??= compileCorePack();
   return defaultCorePack;
 }
-
-/** @deprecated eager alias kept for the CLI and bench until they call getCorePack(). */
-export const corePack: CompiledPack = getCorePack();

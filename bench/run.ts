@@ -1,0 +1,261 @@
+/**
+ * `npm run bench [-- --json]`: the streaming engine against the two regex
+ * baselines on the same workload and rules (issue 2, §5). Progress goes to
+ * stderr; stdout gets a readable table (unless --json) and, on its last line,
+ * one JSON object. A benchmark, never a timed test.
+ *
+ * - engine.mbps: UTF-8 input MB (1e6 bytes) per second over the 4-unit chunks,
+ *   push + end, best of two uninstrumented runs after a 1 MB warm-up.
+ * - engine.bulk_mbps: the same text in 4096-unit chunks, best of three.
+ * - chunk_us_p50/p99 and held: a separate run timing every push with
+ *   process.hrtime.bigint and reading counters.held after each push (code units).
+ * - clairvoyant_mean_chars: see clairvoyant-hold.ts, over the same push points.
+ * - tail_window / naive_rescan: the baselines on a prefix (their cost per byte
+ *   grows with the tail / the text); the prefix sizes are in `workload`.
+ * - heap_growth_bytes: heapUsed after full GCs at 10 MB minus at 1 MB of one
+ *   stream (negative values are reported as they are).
+ */
+import { StreamGuard } from '../src/core/guard/stream-guard.ts';
+import { scanText } from '../src/core/guard/scan-text.ts';
+import { getCorePack } from '../src/core/rules/builtin-packs.ts';
+
+const corePack = getCorePack();
+import { NaiveRescanGuard } from './baselines/naive-rescan-guard.ts';
+import { regexRules } from './baselines/regex-redaction.ts';
+import { TailWindowGuard } from './baselines/tail-window-guard.ts';
+import { changingMatchSpans, clairvoyantMeanHeld } from './clairvoyant-hold.ts';
+import { garbageCollector, settledHeapUsed } from './garbage-collector.ts';
+import { unitOffsetAtBytes, utf8Length } from './utf8-length.ts';
+import { type Workload, buildWorkload } from './workload.ts';
+
+/** Prefix sizes for the slow baselines (their cost per byte grows with the tail / the text). */
+const TAIL_WINDOW_BYTES = 200_000;
+const NAIVE_RESCAN_BYTES = 50_000;
+const WARM_UP_BYTES = 1_000_000;
+const HEAP_MARK_BYTES = 1_000_000;
+
+const jsonOnly = process.argv.includes('--json');
+const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+function seconds(from: bigint): number {
+  return Number(process.hrtime.bigint() - from) / 1e9;
+}
+
+interface Prefix {
+  chunks: string[];
+  bytes: number;
+}
+
+/** The first 4-unit chunks covering at least `bytes` UTF-8 bytes of the workload. */
+function prefixOf(workload: Workload, bytes: number): Prefix {
+  const units = unitOffsetAtBytes(workload.text, bytes);
+  const count = Math.ceil(units / workload.chunkChars);
+  return {
+    chunks: workload.chunks.slice(0, count),
+    bytes: utf8Length(
+      workload.text,
+      0,
+      Math.min(workload.text.length, count * workload.chunkChars),
+    ),
+  };
+}
+
+/** Wall time of one guarded stream over `chunks` (push each, then end). */
+function engineSeconds(chunks: readonly string[]): number {
+  const guard = new StreamGuard(corePack);
+  const t = process.hrtime.bigint();
+  for (const chunk of chunks) guard.push(chunk);
+  guard.end();
+  return seconds(t);
+}
+
+function percentile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))] ?? 0;
+}
+
+interface LatencyRun {
+  p50us: number;
+  p99us: number;
+  heldMean: number;
+  heldMax: number;
+  output: string;
+  pushPoints: Uint32Array;
+}
+
+/** Every push timed on its own; the hold read after each push (outside the timing). */
+function latencyRun(workload: Workload): LatencyRun {
+  const { chunks } = workload;
+  const guard = new StreamGuard(corePack);
+  const nanos = new Float64Array(chunks.length);
+  const pushPoints = new Uint32Array(chunks.length);
+  const emits: string[] = [];
+  let pushed = 0;
+  let heldSum = 0;
+  let heldMax = 0;
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i] as string;
+    const t = process.hrtime.bigint();
+    const result = guard.push(chunk);
+    nanos[i] = Number(process.hrtime.bigint() - t);
+    pushed += chunk.length;
+    pushPoints[i] = pushed;
+    const held = guard.counters.held;
+    heldSum += held;
+    if (held > heldMax) heldMax = held;
+    if (result.emit.length > 0) emits.push(result.emit);
+  }
+  emits.push(guard.end().emit);
+  nanos.sort();
+  return {
+    p50us: percentile(nanos, 0.5) / 1000,
+    p99us: percentile(nanos, 0.99) / 1000,
+    heldMean: chunks.length === 0 ? 0 : heldSum / chunks.length,
+    heldMax,
+    output: emits.join(''),
+    pushPoints,
+  };
+}
+
+function baselineMbps(prefix: Prefix, guard: { push(c: string): string; end(): string }): number {
+  const t = process.hrtime.bigint();
+  for (const chunk of prefix.chunks) guard.push(chunk);
+  guard.end();
+  return prefix.bytes / 1e6 / seconds(t);
+}
+
+function heapGrowth(workload: Workload, gc: () => void): { atMark: number; atEnd: number } {
+  const mark = Math.ceil(unitOffsetAtBytes(workload.text, HEAP_MARK_BYTES) / workload.chunkChars);
+  const guard = new StreamGuard(corePack);
+  let atMark = 0;
+  for (let i = 0; i < workload.chunks.length; i++) {
+    if (i === mark) atMark = settledHeapUsed(gc);
+    guard.push(workload.chunks[i] as string);
+  }
+  const atEnd = settledHeapUsed(gc);
+  guard.end();
+  return { atMark, atEnd };
+}
+
+function main(): void {
+  const started = process.hrtime.bigint();
+  const gc = garbageCollector();
+  const workload = buildWorkload();
+  const secretCount = Object.values(workload.secrets).reduce((a, b) => a + b, 0);
+  log(
+    `workload: ${workload.bytes} bytes, ${workload.text.length} code units, ${workload.chunks.length} chunks, ${secretCount} secrets (${seconds(started).toFixed(1)} s)`,
+  );
+
+  const whole = scanText(corePack, workload.text);
+  const spans = changingMatchSpans(workload.text, whole.events);
+  const matchesByRule: Record<string, number> = {};
+  for (const e of whole.events) {
+    if (e.type === 'match') matchesByRule[e.rule] = (matchesByRule[e.rule] ?? 0) + 1;
+  }
+  log(`whole-text scan: ${spans.length} text-changing matches ${JSON.stringify(matchesByRule)}`);
+  if (whole.blocked) log('WARNING: the whole-text scan was blocked');
+
+  engineSeconds(prefixOf(workload, WARM_UP_BYTES).chunks);
+  const engineBest = Math.min(engineSeconds(workload.chunks), engineSeconds(workload.chunks));
+  const engineMbps = workload.bytes / 1e6 / engineBest;
+  log(`engine, 4-unit chunks (best of 2): ${engineMbps.toFixed(2)} MB/s`);
+
+  let bulkBest = Infinity;
+  for (let i = 0; i < 3; i++) bulkBest = Math.min(bulkBest, engineSeconds(workload.bulkChunks));
+  const bulkMbps = workload.bytes / 1e6 / bulkBest;
+  log(`engine, 4096-unit chunks (best of 3): ${bulkMbps.toFixed(2)} MB/s`);
+
+  const latency = latencyRun(workload);
+  log(`latency p50 ${latency.p50us.toFixed(3)} µs, p99 ${latency.p99us.toFixed(3)} µs`);
+  if (latency.output !== whole.output) {
+    log(
+      'WARNING: the 4-unit chunked output differs from the whole-text output (chunking invariance)',
+    );
+  }
+  const clairvoyant = clairvoyantMeanHeld(spans, latency.pushPoints);
+
+  const rules = regexRules(corePack);
+  const tailPrefix = prefixOf(workload, TAIL_WINDOW_BYTES);
+  const tailGuard = new TailWindowGuard(rules);
+  const tailMbps = baselineMbps(tailPrefix, tailGuard);
+  log(
+    `tail window (${tailPrefix.bytes} bytes, tail ${tailGuard.tailSize}): ${tailMbps.toFixed(4)} MB/s`,
+  );
+
+  const naivePrefix = prefixOf(workload, NAIVE_RESCAN_BYTES);
+  const naiveMbps = baselineMbps(naivePrefix, new NaiveRescanGuard(rules));
+  log(`naive rescan (${naivePrefix.bytes} bytes): ${naiveMbps.toFixed(4)} MB/s`);
+
+  const heap = heapGrowth(workload, gc);
+  log(`heap after gc: ${heap.atMark} at 1 MB, ${heap.atEnd} at 10 MB`);
+
+  const report = {
+    engine: {
+      mbps: round(engineMbps, 2),
+      bulk_mbps: round(bulkMbps, 2),
+      chunk_us_p50: round(latency.p50us, 3),
+      chunk_us_p99: round(latency.p99us, 3),
+    },
+    tail_window: { mbps: round(tailMbps, 4) },
+    naive_rescan: { mbps: round(naiveMbps, 4) },
+    held: {
+      engine_mean_chars: round(latency.heldMean, 3),
+      engine_max_chars: latency.heldMax,
+      clairvoyant_mean_chars: round(clairvoyant, 3),
+    },
+    heap_growth_bytes: heap.atEnd - heap.atMark,
+    workload: {
+      bytes: workload.bytes,
+      chars: workload.text.length,
+      chunks: workload.chunks.length,
+      chunk_chars: workload.chunkChars,
+      bulk_chunk_chars: 4096,
+      secrets: secretCount,
+      secrets_by_kind: workload.secrets,
+      matches: spans.length,
+      rules: corePack.rules.length,
+      pack: `${corePack.name}@${corePack.version}`,
+      seed: workload.seed,
+      tail_window_bytes: tailPrefix.bytes,
+      tail_window_tail_chars: tailGuard.tailSize,
+      naive_rescan_bytes: naivePrefix.bytes,
+      heap_mark_bytes: HEAP_MARK_BYTES,
+      seconds: round(seconds(started), 1),
+    },
+  };
+
+  if (!jsonOnly) {
+    const rows: [string, string][] = [
+      ['engine, 4-char chunks', `${report.engine.mbps} MB/s`],
+      ['engine, 4096-char chunks', `${report.engine.bulk_mbps} MB/s`],
+      [
+        'push latency p50 / p99',
+        `${report.engine.chunk_us_p50} / ${report.engine.chunk_us_p99} µs`,
+      ],
+      [`tail window (${tailPrefix.bytes} B prefix)`, `${report.tail_window.mbps} MB/s`],
+      [`naive rescan (${naivePrefix.bytes} B prefix)`, `${report.naive_rescan.mbps} MB/s`],
+      ['engine vs tail window', `${round(engineMbps / tailMbps, 1)}×`],
+      ['engine vs naive rescan', `${round(engineMbps / naiveMbps, 1)}×`],
+      [
+        'held mean / max (engine)',
+        `${report.held.engine_mean_chars} / ${report.held.engine_max_chars} chars`,
+      ],
+      ['held mean (clairvoyant)', `${report.held.clairvoyant_mean_chars} chars`],
+      ['heap growth 1 MB → 10 MB', `${report.heap_growth_bytes} bytes`],
+      [
+        'workload',
+        `${workload.bytes} B, ${secretCount} secrets, ${spans.length} matches, ${corePack.rules.length} rules`,
+      ],
+    ];
+    const width = Math.max(...rows.map(([k]) => k.length));
+    process.stdout.write(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');
+  }
+  process.stdout.write(JSON.stringify(report) + '\n');
+}
+
+main();
