@@ -46,6 +46,8 @@ export class KeywordAutomaton {
   readonly extendingRules: number[][];
   readonly nodeCount: number;
   readonly maxKeywordLength: number;
+  /** The distinct case-folded keywords. */
+  readonly keywords: readonly string[];
 
   constructor(keywordsByRule: readonly (readonly string[])[]) {
     const symbolMap = new Map<number, number>();
@@ -54,9 +56,11 @@ export class KeywordAutomaton {
     const own: KeywordHit[][] = [[]];
     const extending: Set<number>[] = [new Set()];
     let maxLen = 0;
+    const distinct = new Set<string>();
     keywordsByRule.forEach((keywords, rule) => {
       for (const raw of keywords) {
         const kw = foldText(raw);
+        distinct.add(kw);
         maxLen = Math.max(maxLen, kw.length);
         let node = 0;
         for (let i = 0; i < kw.length; i++) {
@@ -83,6 +87,7 @@ export class KeywordAutomaton {
         if (!hits.some((h) => h.rule === rule)) hits.push({ rule, length: kw.length });
       }
     });
+    this.keywords = [...distinct];
     this.symbols = symbolMap.size + 1;
     this.nodeCount = children.length;
     this.maxKeywordLength = maxLen;
@@ -125,6 +130,19 @@ export class KeywordAutomaton {
     }
     this.extendingRules = extending.map((s) => [...s]);
     this.hasOutput = Uint8Array.from(this.outputs, (o) => (o.length > 0 ? 1 : 0));
+  }
+
+  /** For each folded keyword unit, every code unit that folds to it. */
+  foldPreimage(): Map<number, number[]> {
+    const preimage = new Map<number, number[]>();
+    for (let unit = 0; unit < 0x10000; unit++) {
+      if (this.symbolOf[unit] === 0) continue;
+      const folded = foldUnit(unit);
+      const list = preimage.get(folded) ?? [];
+      list.push(unit);
+      preimage.set(folded, list);
+    }
+    return preimage;
   }
 
   next(node: number, unit: number): number {

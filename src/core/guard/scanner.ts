@@ -88,6 +88,14 @@ export class Scanner {
   private readonly startersByClass: (number[] | undefined)[];
   /** 1 for each alphabet class that can begin some always-on rule (the hot loop's test). */
   private readonly startsAny: Uint8Array;
+  /**
+   * Bigram prefilter for the hot path: 1 where two consecutive units (low
+   * bytes) could be the first two units of a keyword, or the first could begin
+   * an always-on rule. A position whose bigram is 0 starts nothing, so quiet
+   * text is skipped with one table read per unit. False positives only cost a
+   * closer look.
+   */
+  private readonly bigrams: Uint8Array | null;
   private readonly dedupe = new Map<number, number>();
 
   constructor(
@@ -106,6 +114,7 @@ export class Scanner {
       }
     });
     this.startsAny = Uint8Array.from(this.startersByClass, (list) => (list === undefined ? 0 : 1));
+    this.bigrams = keywords === null ? null : cachedBigrams(keywords, alphabet, this.startsAny);
   }
 
   get isStopped(): boolean {
@@ -149,12 +158,25 @@ export class Scanner {
       const goto = ac.goto;
       const width = ac.symbols;
       const hasOutput = ac.hasOutput;
-      for (; p < to; p++) {
+      const bigrams = this.bigrams as Uint8Array;
+      while (p < to) {
+        if (node === 0) {
+          // Nothing partial: skip every position whose bigram starts nothing.
+          const last = to - 1;
+          while (p < last) {
+            const i = p - base;
+            if (bigrams[((text.charCodeAt(i) & 0xff) << 8) | (text.charCodeAt(i + 1) & 0xff)] === 1)
+              break;
+            p++;
+          }
+          if (p >= to) break;
+        }
         const unit = text.charCodeAt(p - base);
         const sym = symbolOf[unit] as number;
         const next = sym === 0 ? 0 : (goto[node * width + sym] as number);
         if (hasOutput[next] === 1 || starts[classOf[unit] as number] === 1) break;
         node = next;
+        p++;
       }
     }
     this.acNode = node;
@@ -376,4 +398,44 @@ export class Scanner {
       ? UnitKind.Edge
       : (this.alphabet.kind[this.alphabet.classOf[unit] as number] as UnitKind);
   }
+}
+
+/** Per keyword automaton (one per rule subset of a pack), so streams do not rebuild it. */
+const bigramCache = new WeakMap<KeywordAutomaton, Uint8Array>();
+
+function cachedBigrams(
+  keywords: KeywordAutomaton,
+  alphabet: Alphabet,
+  startsAny: Uint8Array,
+): Uint8Array {
+  let table = bigramCache.get(keywords);
+  if (table === undefined) {
+    table = startBigrams(keywords, alphabet, startsAny);
+    bigramCache.set(keywords, table);
+  }
+  return table;
+}
+
+function startBigrams(
+  keywords: KeywordAutomaton,
+  alphabet: Alphabet,
+  startsAny: Uint8Array,
+): Uint8Array {
+  const table = new Uint8Array(0x10000);
+  const preimage = keywords.foldPreimage();
+  for (const kw of keywords.keywords) {
+    const firsts = preimage.get(kw.charCodeAt(0)) ?? [];
+    // A one-unit keyword may be followed by anything.
+    const seconds = kw.length > 1 ? (preimage.get(kw.charCodeAt(1)) ?? []) : null;
+    for (const a of firsts) {
+      if (seconds === null) table.fill(1, (a & 0xff) << 8, ((a & 0xff) << 8) + 0x100);
+      else for (const b of seconds) table[((a & 0xff) << 8) | (b & 0xff)] = 1;
+    }
+  }
+  for (let unit = 0; unit < 0x10000; unit++) {
+    if (startsAny[alphabet.classOf[unit] as number] === 1) {
+      table.fill(1, (unit & 0xff) << 8, ((unit & 0xff) << 8) + 0x100);
+    }
+  }
+  return table;
 }
