@@ -1,16 +1,32 @@
 /**
- * Every wire adapter, in detection order (most specific first), and the
- * lookup by probe or by name. A response no adapter recognises is reported as
- * unguarded by the caller, never treated as safe.
+ * Every wire adapter, in detection order: site-specific adapters (matched by
+ * URL) before the API formats whose event shapes they reuse (claude.ai streams
+ * look like Anthropic Messages), streams before whole bodies. A response no
+ * adapter recognises is reported as unguarded by the caller, never treated as
+ * safe.
  */
+import { anthropicMessageJson } from './adapters/anthropic-message-json.ts';
 import { anthropicMessages } from './adapters/anthropic-messages.ts';
+import { claudeWebHistory, claudeWebStream } from './adapters/claude-web.ts';
+import { geminiApiJson, geminiApiStream } from './adapters/gemini-api.ts';
+import { ollamaJson, ollamaStream } from './adapters/ollama.ts';
 import { openAiChatJson, openAiChatStream } from './adapters/openai-chat.ts';
+import { openAiResponsesJson, openAiResponsesStream } from './adapters/openai-responses.ts';
 import type { WireAdapter, WireFormat, WireProbe } from './wire-event.ts';
 
 export const wireAdapters: readonly WireAdapter[] = [
+  claudeWebStream,
+  claudeWebHistory,
   anthropicMessages,
+  openAiResponsesStream,
   openAiChatStream,
+  geminiApiStream,
+  ollamaStream,
+  openAiResponsesJson,
   openAiChatJson,
+  anthropicMessageJson,
+  geminiApiJson,
+  ollamaJson,
 ];
 
 export function detectAdapter(probe: WireProbe): WireAdapter | undefined {

@@ -176,6 +176,8 @@ export class StreamRewriter {
     while (this.queue.length > 0) {
       const head = this.queue[0] as Pending;
       const ready = head.spans.every((s) => s.ledger.settled(s.to));
+      // The frame holding the block point goes out with its text cut there; a frame
+      // whose text would be empty is left to the adapter's block ending.
       const cut =
         !ready &&
         this.blocked &&

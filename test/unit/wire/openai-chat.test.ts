@@ -90,4 +90,23 @@ describe('openai-chat adapter', () => {
     const out = wholeReplay(openAiChatJson, pack, body).output;
     expect(out).toBe(body.replace(token, '[redacted:github-pat]'));
   });
+
+  it('a non-streaming answer blocked before any text still parses, with finish_reason content_filter', () => {
+    const blocking = compilePack({
+      name: 'block-test',
+      version: '1',
+      rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
+    });
+    const token = 'ghp_' + 'EXAMPLEexample'.repeat(2) + '01234567';
+    const body = `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"${token} rest"},"finish_reason":"stop"}]}`;
+    const replay = replayBody(openAiChatJson, blocking, [body]);
+    expect(replay.blocked).toBe(true);
+    const json = JSON.parse(replay.output) as {
+      choices: { message: { content: string }; finish_reason: string }[];
+    };
+    expect(json.choices[0]).toMatchObject({
+      message: { content: '' },
+      finish_reason: 'content_filter',
+    });
+  });
 });

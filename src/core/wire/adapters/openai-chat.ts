@@ -114,25 +114,44 @@ export const openAiChatJson: WireAdapter = {
   framing: 'whole-body',
   detect: (probe) =>
     probe.contentType.includes('application/json') && probe.head.includes('"chat.completion"'),
-  open: () => ({
-    decode(frame) {
-      let json: unknown;
-      try {
-        json = JSON.parse(frame.payload ?? '');
-      } catch {
-        return passThrough(frame, 'openai-chat: body is not JSON');
-      }
-      const located = choiceSlots(json, 'message', 'echo');
-      return {
-        frame,
-        slots: located.map((l) => l.slot),
-        render: (texts) =>
-          replaceStrings(
-            frame.raw,
-            located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
-          ),
-      };
-    },
-    blockEnding: () => '',
-  }),
+  open: () => {
+    let body: { raw: string; located: Located[] } | undefined;
+    let emitted = false;
+    return {
+      decode(frame) {
+        let json: unknown;
+        try {
+          json = JSON.parse(frame.payload ?? '');
+        } catch {
+          return passThrough(frame, 'openai-chat: body is not JSON');
+        }
+        const located = choiceSlots(json, 'message', 'echo');
+        body = { raw: frame.raw, located };
+        return {
+          frame,
+          slots: located.map((l) => l.slot),
+          render: (texts) =>
+            replaceStrings(
+              frame.raw,
+              located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
+            ),
+        };
+      },
+      emitted() {
+        emitted = true;
+      },
+      // Blocked before any text could be released: the same answer with its text
+      // emptied and finish_reason "content_filter", so the page still parses it.
+      blockEnding() {
+        if (emitted || body === undefined) return '';
+        const emptied = replaceStrings(
+          body.raw,
+          body.located.map((l) => ({ path: l.path, value: '' })),
+        );
+        const json = JSON.parse(emptied) as { choices?: { finish_reason?: unknown }[] };
+        for (const choice of json.choices ?? []) choice.finish_reason = 'content_filter';
+        return JSON.stringify(json);
+      },
+    };
+  },
 };

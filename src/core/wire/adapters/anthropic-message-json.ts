@@ -1,0 +1,80 @@
+/**
+ * Anthropic Messages non-streaming answers (WIRE-FORMATS.md §7.3 with
+ * `stream: false`): one `{"type":"message","content":[…]}` body. Each `text`
+ * block is an echo slot on `block:<index>`, the channel name the streaming
+ * adapter uses; thinking, tool_use and every other byte stay as sent. A block
+ * before any text could be released gives the same message with its text
+ * emptied and `stop_reason: "refusal"`.
+ */
+import { type JsonPath, replaceStrings } from '../json-string-span.ts';
+import { isRecord } from '../sse-json-render.ts';
+import { type TextSlot, type WireAdapter, passThrough } from '../wire-event.ts';
+import { setJsonPath } from './json-structural-edit.ts';
+
+interface Located {
+  slot: TextSlot;
+  path: JsonPath;
+}
+
+function messageSlots(json: Record<string, unknown>): Located[] {
+  if (!Array.isArray(json.content)) return [];
+  const found: Located[] = [];
+  json.content.forEach((block: unknown, j: number) => {
+    if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return;
+    found.push({
+      slot: { channel: `block:${j}`, mode: 'echo', text: block.text },
+      path: ['content', j, 'text'],
+    });
+  });
+  return found;
+}
+
+export const anthropicMessageJson: WireAdapter = {
+  format: 'anthropic',
+  framing: 'whole-body',
+  detect: (probe) =>
+    probe.contentType.includes('application/json') &&
+    !probe.url.includes('/chat_conversations') &&
+    // A Responses API body nests `"type":"message"` items too.
+    !/"object"\s*:\s*"response"/.test(probe.head) &&
+    (/\/v1\/messages(?:[?#]|$)/.test(probe.url) ||
+      (/"type"\s*:\s*"message"/.test(probe.head) && /"role"\s*:\s*"assistant"/.test(probe.head))),
+  open: () => {
+    let pending: { json: Record<string, unknown>; located: Located[]; raw: string } | undefined;
+    let emitted = false;
+    return {
+      decode(frame) {
+        let json: unknown;
+        try {
+          json = JSON.parse(frame.payload ?? '');
+        } catch {
+          return passThrough(frame, 'anthropic: body is not JSON');
+        }
+        if (!isRecord(json) || json.type !== 'message') {
+          return passThrough(frame, 'anthropic: body is not a message');
+        }
+        const located = messageSlots(json);
+        pending = { json, located, raw: frame.raw };
+        return {
+          frame,
+          slots: located.map((l) => l.slot),
+          render: (texts) =>
+            replaceStrings(
+              frame.raw,
+              located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
+            ),
+        };
+      },
+      emitted() {
+        emitted = true;
+      },
+      blockEnding() {
+        if (emitted || pending === undefined) return '';
+        const copy = structuredClone(pending.json);
+        for (const l of pending.located) setJsonPath(copy, l.path, '');
+        copy.stop_reason = 'refusal';
+        return JSON.stringify(copy, null, /^\{\r?\n([ \t]+)"/.exec(pending.raw)?.[1]);
+      },
+    };
+  },
+};
