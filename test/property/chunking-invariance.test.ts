@@ -31,7 +31,7 @@ describe.each(packs)('chunking invariance: %s pack', (_name, spec) => {
   const pack = compilePack(spec);
   const examples = spec.rules.flatMap((r) => [...r.examples.match, ...r.examples.noMatch]);
 
-  it('every example, split at every position into two chunks', () => {
+  it('every example, split at every position into two chunks', { timeout: 300_000 }, () => {
     for (const text of examples) {
       for (let i = 0; i <= text.length; i++) {
         expectInvariant(pack, text, [text.slice(0, i), text.slice(i)]);
@@ -46,7 +46,7 @@ describe.each(packs)('chunking invariance: %s pack', (_name, spec) => {
     }
   });
 
-  it('random texts, random k-way splits (fast-check)', () => {
+  it('random texts, random k-way splits (fast-check)', { timeout: 300_000 }, () => {
     fc.assert(
       fc.property(textArbitrary(spec), cutsArbitrary, (text, fractions) => {
         expectInvariant(pack, text, cut(text, fractions));

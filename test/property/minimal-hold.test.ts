@@ -42,7 +42,7 @@ describe.each(packs)('minimal hold: %s pack', (_name, spec) => {
     }
   }
 
-  it('on random texts and splits', () => {
+  it('on random texts and splits', { timeout: 300_000 }, () => {
     fc.assert(
       fc.property(textArbitrary(spec), cutsArbitrary, (text, fractions) =>
         check(cut(text, fractions)),
