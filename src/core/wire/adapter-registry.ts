@@ -3,12 +3,19 @@
  * URL) before the API formats whose event shapes they reuse (claude.ai streams
  * look like Anthropic Messages), streams before whole bodies. A response no
  * adapter recognises is reported as unguarded by the caller, never treated as
- * safe.
+ * safe. Socket.IO messages (Open WebUI) are not HTTP bodies: the WebSocket hook
+ * uses `OpenWebUiSocketGuard` from adapters/open-webui-socket.ts directly.
  */
 import { anthropicMessageJson } from './adapters/anthropic-message-json.ts';
 import { anthropicMessages } from './adapters/anthropic-messages.ts';
 import { claudeWebHistory, claudeWebStream } from './adapters/claude-web.ts';
 import { geminiApiJson, geminiApiStream } from './adapters/gemini-api.ts';
+import { geminiWeb } from './adapters/gemini-web.ts';
+import { libreChat } from './adapters/librechat.ts';
+import { libreChatHistory } from './adapters/librechat-history.ts';
+import { lobeChat } from './adapters/lobechat.ts';
+import { openWebUiCompletions, openWebUiCompletionsJson } from './adapters/open-webui.ts';
+import { openWebUiHistory } from './adapters/open-webui-history.ts';
 import { ollamaJson, ollamaStream } from './adapters/ollama.ts';
 import { openAiChatJson, openAiChatStream } from './adapters/openai-chat.ts';
 import { openAiResponsesJson, openAiResponsesStream } from './adapters/openai-responses.ts';
@@ -17,6 +24,13 @@ import type { WireAdapter, WireFormat, WireProbe } from './wire-event.ts';
 export const wireAdapters: readonly WireAdapter[] = [
   claudeWebStream,
   claudeWebHistory,
+  geminiWeb,
+  openWebUiCompletions,
+  openWebUiCompletionsJson,
+  openWebUiHistory,
+  libreChat,
+  libreChatHistory,
+  lobeChat,
   anthropicMessages,
   openAiResponsesStream,
   openAiChatStream,

@@ -27,6 +27,8 @@ export class ChannelLedger {
   private cursor = 0;
   private released = 0;
   private finished = false;
+  /** Replaced by a new generation: what was held is never released (see `abandon`). */
+  private abandoned = false;
 
   constructor(
     readonly name: string,
@@ -72,7 +74,18 @@ export class ChannelLedger {
 
   /** True when the guard has decided every input unit before `to`. */
   settled(to: number): boolean {
-    return this.released >= to;
+    return this.released >= to || this.abandoned;
+  }
+
+  /**
+   * The server rewrote this channel's earlier text (a snapshot that does not
+   * extend the previous one). Frames still queued on it show only what was
+   * already released; the held tail is dropped, never flushed, since it may be
+   * the start of a secret whose end now arrives in the new generation.
+   */
+  abandon(): void {
+    this.abandoned = true;
+    this.finished = true;
   }
 
   /** Input offset up to which the guard has released (on a block: the block point). */

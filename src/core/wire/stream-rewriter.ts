@@ -131,7 +131,7 @@ export class StreamRewriter {
     if (!text.startsWith(seen)) {
       // The server rewrote earlier text: guard the new version from scratch.
       this.report('snapshot-rewound', channel);
-      ledger.finish();
+      ledger.abandon();
       ledger = this.ledger(channel, true);
       return { ledger, ...ledger.feed(text), cumulative: true };
     }

@@ -1,0 +1,101 @@
+/**
+ * LibreChat conversation reload: `GET /api/messages/{conversationId}` returns
+ * the thread as a JSON array of messages, each with `text` and, for agents,
+ * `content[]` parts (`{type:"text", text}`, `{type:"think", think}`, tool calls…)
+ * (WIRE-FORMATS.md §6.2, §8.6). The model's messages are guarded with the same
+ * rules as the live stream, so a secret or an exfiltration image neutralised
+ * there does not come back, or fire, on reload. The person's own messages
+ * (`isCreatedByUser`) are shown as they wrote them (DESIGN.md §3.8).
+ *
+ * Each text field is its own channel, in `echo` mode (a complete text), and is
+ * replaced in place: every other byte of the body stays as the server sent it.
+ */
+import { type JsonPath, replaceStrings } from '../json-string-span.ts';
+import type { RawFrame } from '../raw-frame.ts';
+import { isRecord } from '../sse-json-render.ts';
+import {
+  type AdapterSession,
+  type TextSlot,
+  type WireAdapter,
+  type WireEvent,
+  passThrough,
+} from '../wire-event.ts';
+
+interface Located {
+  slot: TextSlot;
+  path: JsonPath;
+}
+
+function messageTexts(message: unknown, k: number): Located[] {
+  if (!isRecord(message) || message.isCreatedByUser === true) return [];
+  const found: Located[] = [];
+  const add = (channel: string, text: unknown, path: JsonPath) => {
+    if (typeof text === 'string') found.push({ slot: { channel, mode: 'echo', text }, path });
+  };
+  add(`message:${k}:text`, message.text, [k, 'text']);
+  if (Array.isArray(message.content)) {
+    message.content.forEach((part: unknown, j: number) => {
+      if (!isRecord(part)) return;
+      const channel = `message:${k}:content:${j}`;
+      if (part.type === 'text') {
+        if (isRecord(part.text)) add(channel, part.text.value, [k, 'content', j, 'text', 'value']);
+        else add(channel, part.text, [k, 'content', j, 'text']);
+      }
+      if (part.type === 'think') add(channel, part.think, [k, 'content', j, 'think']);
+    });
+  }
+  return found;
+}
+
+function decode(frame: RawFrame): WireEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(frame.payload ?? frame.raw);
+  } catch {
+    return passThrough(frame, 'librechat-history: body is not JSON');
+  }
+  if (!Array.isArray(json)) return passThrough(frame, 'librechat-history: body is not an array');
+  const found = json.flatMap((message: unknown, k: number) => messageTexts(message, k));
+  return {
+    frame,
+    slots: found.map((l) => l.slot),
+    render: (texts) =>
+      replaceStrings(
+        frame.raw,
+        found.map((l, i) => ({ path: l.path, value: texts[i] as string })),
+      ),
+  };
+}
+
+/**
+ * On a block the rewriter sends the body cut at the block point; when the block
+ * sits at the very start of a text nothing could be sent, so the body goes out
+ * with every guarded text emptied: still valid JSON, nothing unguarded.
+ */
+function session(): AdapterSession {
+  let last: WireEvent | undefined;
+  let sent = false;
+  return {
+    decode(frame) {
+      last = decode(frame);
+      return last;
+    },
+    emitted() {
+      sent = true;
+    },
+    blockEnding() {
+      if (sent || last === undefined || last.slots.length === 0) return '';
+      return last.render(last.slots.map(() => ''));
+    },
+  };
+}
+
+export const libreChatHistory: WireAdapter = {
+  format: 'librechat',
+  framing: 'whole-body',
+  detect: (probe) =>
+    (probe.method === undefined || probe.method.toUpperCase() === 'GET') &&
+    probe.contentType.includes('application/json') &&
+    /\/api\/messages\/[^/?#]+(?:[?#]|$)/.test(probe.url),
+  open: session,
+};

@@ -1,0 +1,142 @@
+/**
+ * Open WebUI conversation reload: `GET /api/v1/chats/{id}` (also a shared chat,
+ * `/api/v1/chats/share/{id}`) returns `{id, title, chat: {messages: […],
+ * history: {messages: {<id>: {…}}, currentId}}, …}` (WIRE-FORMATS.md §6.1, §8.6;
+ * Chat.svelte's `loadChat` renders `chat.history`, or converts `chat.messages`
+ * when there is no history). The assistant messages' `content` (and the
+ * pre-filter `originalContent`, and the text parts of OpenResponses-style
+ * `output` items of newer servers) are guarded with the same rules as the live
+ * stream, so a secret or an exfiltration image neutralised there does not come
+ * back, or fire, on reload — and since the page writes the history back to the
+ * server (§6.1 pitfall 3), the guarded text is what gets persisted. The person's
+ * own messages are left as they wrote them (DESIGN.md §3.8).
+ *
+ * Every text field is its own channel in `echo` mode, replaced in place; every
+ * other byte of the body stays as the server sent it.
+ */
+import { type JsonPath, replaceStrings } from '../json-string-span.ts';
+import type { RawFrame } from '../raw-frame.ts';
+import { isRecord } from '../sse-json-render.ts';
+import {
+  type AdapterSession,
+  type TextSlot,
+  type WireAdapter,
+  type WireEvent,
+  passThrough,
+} from '../wire-event.ts';
+
+interface Located {
+  slot: TextSlot;
+  path: JsonPath;
+}
+
+function messageTexts(message: unknown, key: string, path: JsonPath): Located[] {
+  if (!isRecord(message) || message.role !== 'assistant') return [];
+  const found: Located[] = [];
+  const add = (channel: string, text: unknown, at: JsonPath) => {
+    if (typeof text === 'string') found.push({ slot: { channel, mode: 'echo', text }, path: at });
+  };
+  for (const field of ['content', 'originalContent']) {
+    const value = message[field];
+    if (typeof value === 'string') add(`${key}:${field}`, value, [...path, field]);
+    else if (Array.isArray(value)) {
+      value.forEach((part: unknown, j: number) => {
+        if (isRecord(part) && part.type === 'text') {
+          add(`${key}:${field}:${j}`, part.text, [...path, field, j, 'text']);
+        }
+      });
+    }
+  }
+  if (Array.isArray(message.output)) {
+    message.output.forEach((item: unknown, i: number) => {
+      if (!isRecord(item)) return;
+      for (const field of ['content', 'summary']) {
+        const parts = item[field];
+        if (!Array.isArray(parts)) continue;
+        parts.forEach((part: unknown, j: number) => {
+          if (isRecord(part)) {
+            add(`${key}:output:${i}:${field}:${j}`, part.text, [
+              ...path,
+              'output',
+              i,
+              field,
+              j,
+              'text',
+            ]);
+          }
+        });
+      }
+    });
+  }
+  return found;
+}
+
+function chatTexts(chat: unknown): Located[] {
+  if (!isRecord(chat)) return [];
+  const found: Located[] = [];
+  if (Array.isArray(chat.messages)) {
+    chat.messages.forEach((m: unknown, k: number) => {
+      found.push(...messageTexts(m, `messages:${k}`, ['chat', 'messages', k]));
+    });
+  }
+  if (isRecord(chat.history) && isRecord(chat.history.messages)) {
+    for (const [id, m] of Object.entries(chat.history.messages)) {
+      found.push(...messageTexts(m, `history:${id}`, ['chat', 'history', 'messages', id]));
+    }
+  }
+  return found;
+}
+
+function decode(frame: RawFrame): WireEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(frame.payload ?? frame.raw);
+  } catch {
+    return passThrough(frame, 'open-webui-history: body is not JSON');
+  }
+  if (!isRecord(json)) return passThrough(frame, 'open-webui-history: body is not an object');
+  const found = chatTexts(json.chat);
+  return {
+    frame,
+    slots: found.map((l) => l.slot),
+    render: (texts) =>
+      replaceStrings(
+        frame.raw,
+        found.map((l, i) => ({ path: l.path, value: texts[i] as string })),
+      ),
+  };
+}
+
+/**
+ * On a block the rewriter sends the body cut at the block point; when the block
+ * sits at the very start of a text nothing could be sent, so the body goes out
+ * with every guarded text emptied: still valid JSON, nothing unguarded.
+ */
+function session(): AdapterSession {
+  let last: WireEvent | undefined;
+  let sent = false;
+  return {
+    decode(frame) {
+      last = decode(frame);
+      return last;
+    },
+    emitted() {
+      sent = true;
+    },
+    blockEnding() {
+      if (sent || last === undefined || last.slots.length === 0) return '';
+      return last.render(last.slots.map(() => ''));
+    },
+  };
+}
+
+/** A chat by id (uuid), or a shared chat; not the list, tags, folders or other `/chats/` routes. */
+const CHAT_URL =
+  /\/api\/v1\/chats\/(?:share\/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/?(?:[?#]|$)/i;
+
+export const openWebUiHistory: WireAdapter = {
+  format: 'open-webui',
+  framing: 'whole-body',
+  detect: (probe) => probe.contentType.includes('application/json') && CHAT_URL.test(probe.url),
+  open: session,
+};
