@@ -147,7 +147,9 @@ class NfaBuilder {
   codePoints(set: CharSet): Fragment {
     if (!this.flags.unicode) {
       const last = set[set.length - 1];
-      return this.unit(last === undefined || last <= MAX_UNIT ? set : intersect(set, range(0, MAX_UNIT)));
+      return this.unit(
+        last === undefined || last <= MAX_UNIT ? set : intersect(set, range(0, MAX_UNIT)),
+      );
     }
     const bmp = union(intersect(set, range(0, 0xd7ff)), intersect(set, range(0xe000, MAX_UNIT)));
     const branches: Fragment[] = [];

@@ -140,7 +140,8 @@ export function compilePack(json: unknown, options: CompileOptions = {}): Compil
   if (problems.length > 0) throw new PackError(problems);
   const ready = automata as RuleAutomaton[];
   const sets = new Map<string, CharSet>();
-  for (const a of ready) for (const st of a.nfa.states) if (st.set) sets.set(st.set.join(','), st.set);
+  for (const a of ready)
+    for (const st of a.nfa.states) if (st.set) sets.set(st.set.join(','), st.set);
   const alphabet = buildAlphabet([...sets.values()]);
   const resolved: Required<CompileOptions> = {
     allowedImageHosts: [...(options.allowedImageHosts ?? [])],
