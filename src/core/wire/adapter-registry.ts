@@ -8,7 +8,11 @@
  */
 import { anthropicMessageJson } from './adapters/anthropic-message-json.ts';
 import { anthropicMessages } from './adapters/anthropic-messages.ts';
+import { chatgptWeb } from './adapters/chatgpt-web.ts';
+import { chatgptWebHistory } from './adapters/chatgpt-web-history.ts';
 import { claudeWebHistory, claudeWebStream } from './adapters/claude-web.ts';
+import { deepseekWeb } from './adapters/deepseek-web.ts';
+import { deepseekWebHistory } from './adapters/deepseek-web-history.ts';
 import { geminiApiJson, geminiApiStream } from './adapters/gemini-api.ts';
 import { geminiWeb } from './adapters/gemini-web.ts';
 import { libreChat } from './adapters/librechat.ts';
@@ -22,6 +26,10 @@ import { openAiResponsesJson, openAiResponsesStream } from './adapters/openai-re
 import type { WireAdapter, WireFormat, WireProbe } from './wire-event.ts';
 
 export const wireAdapters: readonly WireAdapter[] = [
+  chatgptWeb,
+  chatgptWebHistory,
+  deepseekWeb,
+  deepseekWebHistory,
   claudeWebStream,
   claudeWebHistory,
   geminiWeb,

@@ -20,7 +20,12 @@ import type { AdapterSession, Framing, WireAdapter, WireEvent } from './wire-eve
 
 /** Something about the wire the person (or a developer) should know; never contains text. */
 export interface WireIssue {
-  kind: 'unrecognised-frame' | 'snapshot-rewound' | 'echo-mismatch' | 'render-failed';
+  kind:
+    | 'unrecognised-frame'
+    | 'snapshot-rewound'
+    | 'channel-reopened'
+    | 'echo-mismatch'
+    | 'render-failed';
   detail: string;
 }
 
@@ -112,7 +117,12 @@ export class StreamRewriter {
     const spans = event.slots.map((slot): SlotSpan => {
       switch (slot.mode) {
         case 'delta': {
-          const ledger = this.ledger(slot.channel);
+          let ledger = this.ledger(slot.channel);
+          if (ledger.isFinished && slot.text.length > 0) {
+            // Text after the channel ended (a server quirk): guard it as a new generation.
+            this.report('channel-reopened', slot.channel);
+            ledger = this.ledger(slot.channel, true);
+          }
           return { ledger, ...ledger.feed(slot.text), cumulative: false };
         }
         case 'snapshot':

@@ -45,16 +45,25 @@ export class SseFramer implements Framer {
     return frames;
   }
 
+  /**
+   * The body ended without a blank line after its last event. Browsers' EventSource
+   * drops such an event, but pages that split the text themselves (DeepSeek, SSE
+   * polyfills) apply it, so it is parsed and guarded like any other; its bytes
+   * stay as they were.
+   */
   end(): RawFrame[] {
     const rest = this.buffer;
     this.buffer = '';
     this.lineStart = 0;
-    return rest.length > 0 ? [{ raw: rest }] : [];
+    if (rest.length === 0) return [];
+    const frame = this.frame(rest, '\n\n');
+    this.parser.reset();
+    return [frame];
   }
 
-  private frame(raw: string): RawFrame {
+  private frame(raw: string, terminator = ''): RawFrame {
     this.dispatched = undefined;
-    this.parser.feed(raw);
+    this.parser.feed(raw + terminator);
     const message = this.dispatched as EventSourceMessage | undefined;
     if (message === undefined) return { raw };
     const sse: RawFrame['sse'] = { data: message.data };
