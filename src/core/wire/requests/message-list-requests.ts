@@ -1,0 +1,149 @@
+/**
+ * Request bodies that carry a message list (WIRE-FORMATS.md §0.4, §7): the
+ * OpenAI Chat Completions shape (also Open WebUI, NextChat, LobeChat), the
+ * Responses API `input`, Anthropic Messages (`system` + `messages`), Gemini
+ * API `contents`, and Ollama. The last user message is the new one; the rest is
+ * history. Content is a string or a list of typed parts whose `text` is guarded.
+ */
+import type { JsonPath } from '../json-string-span.ts';
+import { replaceStrings } from '../json-string-span.ts';
+import { isRecord } from '../sse-json-render.ts';
+import type { RequestAdapter, RequestRole, RequestText } from './request-text.ts';
+
+const TEXT_PART_TYPES = new Set(['text', 'input_text', 'output_text']);
+
+function roleOf(value: unknown): RequestRole {
+  if (value === 'assistant' || value === 'model') return 'assistant';
+  if (value === 'system' || value === 'developer') return 'system';
+  if (value === 'tool' || value === 'function') return 'tool';
+  return 'user';
+}
+
+/** Strings of a `content` value: a string, or parts with a `text` string. */
+function contentTexts(content: unknown, at: JsonPath): { path: JsonPath; text: string }[] {
+  if (typeof content === 'string') return [{ path: at, text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part: unknown, j: number) =>
+    isRecord(part) &&
+    typeof part.text === 'string' &&
+    (part.type === undefined || TEXT_PART_TYPES.has(String(part.type)))
+      ? [{ path: [...at, j, 'text'], text: part.text }]
+      : [],
+  );
+}
+
+/** Texts of `list[i][contentKey]`, the last user message marked new. */
+function messageTexts(list: unknown, listPath: JsonPath, contentKey: string): RequestText[] {
+  if (!Array.isArray(list)) return [];
+  const lastUser = list.reduce<number>(
+    (last, m: unknown, i) => (isRecord(m) && roleOf(m.role) === 'user' ? i : last),
+    -1,
+  );
+  return list.flatMap((m: unknown, i: number) => {
+    if (!isRecord(m)) return [];
+    const role = roleOf(m.role);
+    const part = role === 'system' ? 'system' : i === lastUser ? 'new' : 'history';
+    return contentTexts(m[contentKey], [...listPath, i, contentKey]).map((t) => ({
+      ...t,
+      part,
+      role,
+      message: i,
+    }));
+  });
+}
+
+function parseObject(body: string): Record<string, unknown> {
+  const json: unknown = JSON.parse(body);
+  if (!isRecord(json)) throw new SyntaxError('request body is not a JSON object');
+  return json;
+}
+
+function systemTexts(value: unknown, at: JsonPath): RequestText[] {
+  return contentTexts(value, at).map((t) => ({
+    ...t,
+    part: 'system',
+    role: 'system',
+    message: -1,
+  }));
+}
+
+const rewriteJson = (body: string, edits: readonly { path: JsonPath; value: string }[]) =>
+  replaceStrings(body, edits);
+
+const post = (method: string) => method.toUpperCase() === 'POST';
+
+/** OpenAI Chat Completions and the UIs that send its shape. */
+export const openAiChatRequest: RequestAdapter = {
+  name: 'openai-chat',
+  sendsHistory: true,
+  detect: (r) =>
+    post(r.method) &&
+    /\/chat\/completions(?:[?#]|$)|\/webapi\/chat\/[\w-]+(?:[?#]|$)|\/api\/openai\/v1\/chat/.test(
+      r.url,
+    ),
+  locate: (body) => messageTexts(parseObject(body).messages, ['messages'], 'content'),
+  rewrite: rewriteJson,
+};
+
+export const anthropicRequest: RequestAdapter = {
+  name: 'anthropic',
+  sendsHistory: true,
+  detect: (r) => post(r.method) && /\/v1\/messages(?:[?#]|$)/.test(r.url),
+  locate: (body) => {
+    const json = parseObject(body);
+    return [
+      ...systemTexts(json.system, ['system']),
+      ...messageTexts(json.messages, ['messages'], 'content'),
+    ];
+  },
+  rewrite: rewriteJson,
+};
+
+export const openAiResponsesRequest: RequestAdapter = {
+  name: 'openai-responses',
+  sendsHistory: true,
+  detect: (r) => post(r.method) && /\/v1\/responses(?:[?#]|$)/.test(r.url),
+  locate: (body) => {
+    const json = parseObject(body);
+    const system = systemTexts(json.instructions, ['instructions']);
+    if (typeof json.input === 'string') {
+      return [
+        ...system,
+        { path: ['input'], text: json.input, part: 'new', role: 'user', message: 0 },
+      ];
+    }
+    return [...system, ...messageTexts(json.input, ['input'], 'content')];
+  },
+  rewrite: rewriteJson,
+};
+
+export const geminiApiRequest: RequestAdapter = {
+  name: 'gemini-api',
+  sendsHistory: true,
+  detect: (r) => post(r.method) && /:(?:stream)?[gG]enerateContent(?:[?#]|$)/.test(r.url),
+  locate: (body) => {
+    const json = parseObject(body);
+    const system = isRecord(json.systemInstruction)
+      ? systemTexts(json.systemInstruction.parts, ['systemInstruction', 'parts'])
+      : [];
+    return [...system, ...messageTexts(json.contents, ['contents'], 'parts')];
+  },
+  rewrite: rewriteJson,
+};
+
+export const ollamaRequest: RequestAdapter = {
+  name: 'ollama',
+  sendsHistory: true,
+  detect: (r) => post(r.method) && /\/api\/(?:chat|generate)(?:[?#]|$)/.test(r.url),
+  locate: (body) => {
+    const json = parseObject(body);
+    if (typeof json.prompt === 'string') {
+      return [
+        ...systemTexts(json.system, ['system']),
+        { path: ['prompt'], text: json.prompt, part: 'new', role: 'user', message: 0 },
+      ];
+    }
+    return messageTexts(json.messages, ['messages'], 'content');
+  },
+  rewrite: rewriteJson,
+};

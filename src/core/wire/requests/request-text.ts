@@ -1,0 +1,44 @@
+/**
+ * The request side of the wire layer: where the text a person sends sits in
+ * each provider's request body, so outgoing protection (issue 5) can rewrite
+ * the copy that leaves — the new message, attached text, and, for clients that
+ * send it, the history — while every other byte stays as the page wrote it.
+ */
+import type { JsonPath } from '../json-string-span.ts';
+
+export type RequestPart = 'new' | 'history' | 'attachment' | 'system';
+
+export type RequestRole = 'user' | 'assistant' | 'system' | 'tool';
+
+export interface RequestText {
+  /** JSON path of the string (inside the decoded inner document for form-encoded bodies). */
+  path: JsonPath;
+  part: RequestPart;
+  role: RequestRole;
+  /** Position of the message in the body's message list (0 for single-prompt bodies). */
+  message: number;
+  text: string;
+}
+
+export interface RequestEdit {
+  path: JsonPath;
+  value: string;
+}
+
+export interface OutgoingRequest {
+  url: string;
+  method: string;
+  contentType: string;
+}
+
+export interface RequestAdapter {
+  /** Which client or API the body comes from. */
+  readonly name: string;
+  /** Whether the body sends earlier turns (so history projection applies). */
+  readonly sendsHistory: boolean;
+  detect(request: OutgoingRequest): boolean;
+  /** Every text in the body; throws a SyntaxError on a body that is not what `detect` promised. */
+  locate(body: string): RequestText[];
+  /** The body with the given strings replaced and nothing else changed. */
+  rewrite(body: string, edits: readonly RequestEdit[]): string;
+}
