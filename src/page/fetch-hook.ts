@@ -1,18 +1,43 @@
 /**
- * The `fetch` hook of the MAIN world (shell version).
+ * The `fetch` hook of the MAIN world.
  *
- * Which responses are guarded: the answer to a same-origin POST whose path ends in
- * `/api/chat` and whose content type is `text/plain` (the local mock chat's wire
- * format; provider adapters come later). Their body is decoded, piped through the
- * guard and re-encoded; every other request and response passes through untouched
- * (the very promise the native `fetch` returned).
+ * Which responses are guarded:
+ * - A response a wire adapter recognises (URL + method + content type + first bytes):
+ *   its body is piped through the adapter's byte transform (`createWireGuard`). To see
+ *   the first bytes, the hook peeks at a clone of the body (response-peek.ts) when the
+ *   content type is one an adapter could want (event stream, NDJSON, JSON, plain text)
+ *   or when an adapter already claims the URL. The page's `fetch` promise resolves once
+ *   the head is known.
+ * - The local mock chat's plain-text stream (a same-origin POST whose path ends in
+ *   `/api/chat`, answered as `text/plain`), the format the demo shows and that
+ *   self-hosted UIs built on plain text streams use: it is not a provider wire format,
+ *   so it is decoded, run through the text guard (`plainTextGuard`) and re-encoded.
+ *   This special case is decided before any peek.
+ *
+ * Every other response reaches the page as the very Response object the native fetch
+ * resolved with: the peek reads a clone, so even a response that was peeked at and not
+ * recognised is passed on untouched (same object, same body bytes, content-length kept).
+ *
+ * Never break the page: an exception in the hook's own decision logic passes the
+ * original response through and is counted (no console output, no content anywhere).
+ * Fail closed once guarding: a guard that cannot be built or fails mid-stream errors
+ * the page's body (guarded-response.ts).
  *
  * No extension APIs here: this code runs in the page's own world.
  */
 
+import type { WireAdapter, WireProbe } from '../core/wire/wire-event.ts';
+import { guardedBody, responseLike, textGuardAsBytes, type ByteGuard } from './guarded-response.ts';
 import { disguiseAsNative } from './native-function.ts';
+import {
+  BodyFailedWhilePeeked,
+  headIsDecisive,
+  isCandidateContentType,
+  normaliseContentType,
+  peekHead,
+} from './response-peek.ts';
 
-/** Builds a fresh guard for one response body (one stream, one pack version). */
+/** Builds a fresh text guard for one response body (one stream, one pack version). */
 export type GuardFactory = () => TransformStream<string, string>;
 
 export interface FetchHookTarget {
@@ -21,15 +46,47 @@ export interface FetchHookTarget {
   Function: FunctionConstructor;
 }
 
+/** Counters of what the hook did, for the bridge to report. Numbers only, never content. */
+export interface FetchHookStats {
+  /** Plain-text mock chat answers guarded. */
+  plainTextGuarded: number;
+  /** Responses an adapter recognised and that were guarded. */
+  wireGuarded: number;
+  /** Responses peeked at that no adapter recognised (passed through untouched). */
+  unrecognised: number;
+  /** Peeks cut short by the body failing (network error, abort): passed through. */
+  peekFailed: number;
+  /** Exceptions in the hook's own decision logic: the original response was passed through. */
+  decisionErrors: number;
+  /** Guards that could not be built or failed mid-stream (the page's body errored). */
+  guardFailures: number;
+}
+
+export function newFetchHookStats(): FetchHookStats {
+  return {
+    plainTextGuarded: 0,
+    wireGuarded: 0,
+    unrecognised: 0,
+    peekFailed: 0,
+    decisionErrors: 0,
+    guardFailures: 0,
+  };
+}
+
 export interface FetchHookOptions {
-  /** Path suffix of the guarded endpoint. */
+  /** Text guard for the plain-text chat endpoint; without it that special case is off. */
+  plainTextGuard?: GuardFactory;
+  /** Path suffix of the plain-text chat endpoint (default `/api/chat`). */
   pathSuffix?: string;
+  /** Chooses the wire adapter for a response (the registry's `detectAdapter`). */
+  detectAdapter?: (probe: WireProbe) => WireAdapter | undefined;
+  /** Builds the byte guard for one recognised response (e.g. `createWireTransform`). */
+  createWireGuard?: (adapter: WireAdapter, probe: WireProbe) => ByteGuard;
+  /** Counters to update (default: a private set). */
+  stats?: FetchHookStats;
 }
 
 const DEFAULT_PATH_SUFFIX = '/api/chat';
-
-/** Headers the browser already applied to the body; the new body has neither. */
-const STALE_HEADERS = ['content-length', 'content-encoding'];
 
 /** guarded fetch → the native fetch it wraps. */
 const INSTALLED = new WeakMap<object, typeof fetch>();
@@ -50,7 +107,7 @@ function requestUrl(input: RequestInfo | URL, base: string): URL | undefined {
   }
 }
 
-/** True when the request's answer is one the shell guards. */
+/** True when the request goes to the plain-text chat endpoint (same-origin POST …/api/chat). */
 export function isGuardedRequest(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
@@ -63,55 +120,44 @@ export function isGuardedRequest(
   return url.origin === location.origin && url.pathname.endsWith(pathSuffix);
 }
 
-/** True when the response carries a body the shell can guard as plain text. */
+/** True when the response carries a body the plain-text path can guard. */
 export function isGuardedResponse(response: Response): boolean {
   if (response.body === null) return false;
-  const type = response.headers.get('content-type') ?? '';
-  return type.trim().toLowerCase().startsWith('text/plain');
-}
-
-/** A body that fails at once: fail closed when the guard cannot even be built. */
-function failedBody(reason: unknown): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.error(reason);
-    },
-  });
+  return normaliseContentType(response.headers.get('content-type')).startsWith('text/plain');
 }
 
 /**
- * Returns a new Response whose body is `response`'s body decoded, guarded and
- * re-encoded as UTF-8. Status, status text and headers (less content-length and
- * content-encoding) are kept; `url`, `redirected` and `type` are defined back, since
- * `new Response()` resets them.
+ * Returns a new Response whose body is `response`'s body through the byte guard
+ * `createGuard()` builds, dressed like `response` (guarded-response.ts).
  */
-export function guardResponse(response: Response, createGuard: GuardFactory): Response {
-  let body: ReadableStream<Uint8Array>;
-  try {
-    const guard = createGuard();
-    // TS 5.9: a byte stream must be cast before piping into TextDecoderStream.
-    body = (response.body as ReadableStream<BufferSource>)
-      .pipeThrough(new TextDecoderStream())
-      .pipeThrough(guard)
-      .pipeThrough(new TextEncoderStream());
-  } catch (error) {
-    // Fail closed: no raw byte of this body reaches the page.
-    void response.body?.cancel(error).catch(() => undefined);
-    body = failedBody(error);
-  }
-  const headers = new Headers(response.headers);
-  for (const name of STALE_HEADERS) headers.delete(name);
-  const guarded = new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
-  Object.defineProperties(guarded, {
-    url: { value: response.url, enumerable: true, configurable: true },
-    redirected: { value: response.redirected, enumerable: true, configurable: true },
-    type: { value: response.type, enumerable: true, configurable: true },
-  });
-  return guarded;
+export function guardResponse(
+  response: Response,
+  createGuard: () => ByteGuard,
+  onGuardFailure?: (error: unknown) => void,
+): Response {
+  const source = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  return responseLike(response, guardedBody(source, createGuard, { onGuardFailure }));
+}
+
+/** What the hook knows about the request when its response arrives. */
+interface RequestFacts {
+  method: string;
+  /** Absolute URL, or '' when it could not be resolved. */
+  url: string;
+  plainTextEndpoint: boolean;
+}
+
+function requestFacts(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  location: { href: string; origin: string },
+  pathSuffix: string,
+): RequestFacts {
+  return {
+    method: requestMethod(input, init),
+    url: requestUrl(input, location.href)?.href ?? '',
+    plainTextEndpoint: isGuardedRequest(input, init, location, pathSuffix),
+  };
 }
 
 /**
@@ -120,28 +166,89 @@ export function guardResponse(response: Response, createGuard: GuardFactory): Re
  */
 export function installFetchHook(
   target: FetchHookTarget,
-  createGuard: GuardFactory,
   options: FetchHookOptions = {},
 ): typeof fetch {
   const pathSuffix = options.pathSuffix ?? DEFAULT_PATH_SUFFIX;
+  const { plainTextGuard, detectAdapter, createWireGuard } = options;
+  const stats = options.stats ?? newFetchHookStats();
   const nativeFetch = target.fetch;
   const installed = INSTALLED.get(nativeFetch);
   if (installed) return installed;
 
+  const countGuardFailure = () => {
+    stats.guardFailures++;
+  };
+
+  /** The Response the page gets for `response`. Throws only from decision logic. */
+  const decide = async (response: Response, request: RequestFacts): Promise<Response> => {
+    if (response.body === null) return response;
+    if (plainTextGuard && request.plainTextEndpoint && isGuardedResponse(response)) {
+      stats.plainTextGuarded++;
+      return guardResponse(response, () => textGuardAsBytes(plainTextGuard()), countGuardFailure);
+    }
+    if (!detectAdapter || !createWireGuard) return response;
+
+    const contentType = normaliseContentType(response.headers.get('content-type'));
+    const url = response.url || request.url;
+    const probeWith = (head: string): WireProbe => ({
+      url,
+      method: request.method,
+      contentType,
+      head,
+    });
+    if (!isCandidateContentType(contentType) && detectAdapter(probeWith('')) === undefined) {
+      return response;
+    }
+
+    let adapter: WireAdapter | undefined;
+    let head: string;
+    try {
+      ({ head } = await peekHead(response, (soFar) => {
+        adapter = detectAdapter(probeWith(soFar));
+        return adapter !== undefined || headIsDecisive(contentType, soFar);
+      }));
+    } catch (error) {
+      if (!(error instanceof BodyFailedWhilePeeked)) throw error;
+      // The body failed while peeked (network error, abort): the page sees the same failure.
+      stats.peekFailed++;
+      return response;
+    }
+    const probe = probeWith(head);
+    adapter ??= detectAdapter(probe);
+    if (adapter === undefined) {
+      stats.unrecognised++;
+      return response;
+    }
+    const chosen = adapter;
+    const guarded = guardResponse(
+      response,
+      () => createWireGuard(chosen, probe),
+      countGuardFailure,
+    );
+    stats.wireGuarded++;
+    return guarded;
+  };
+
   const guardedFetch = {
     fetch(this: unknown, ...args: Parameters<typeof fetch>): Promise<Response> {
       const [input, init] = args;
-      let guarded: boolean;
+      let request: RequestFacts | undefined;
       try {
-        guarded = isGuardedRequest(input, init, target.location, pathSuffix);
+        request = requestFacts(input, init, target.location, pathSuffix);
       } catch {
-        guarded = false;
+        stats.decisionErrors++;
       }
       const pending = Reflect.apply(nativeFetch, this, args) as Promise<Response>;
-      if (!guarded) return pending;
-      return pending.then((response) =>
-        isGuardedResponse(response) ? guardResponse(response, createGuard) : response,
-      );
+      if (request === undefined) return pending;
+      const facts = request;
+      return pending.then(async (response) => {
+        try {
+          return await decide(response, facts);
+        } catch {
+          stats.decisionErrors++;
+          return response;
+        }
+      });
     },
   }.fetch;
   disguiseAsNative(guardedFetch, nativeFetch, target);

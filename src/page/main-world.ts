@@ -3,15 +3,18 @@
  * own JavaScript world before any page script, so it must not use extension APIs and
  * must not talk to the page: it posts nothing to `window.postMessage`.
  *
- * Shell version: hooks `fetch` for the local mock chat's `/api/chat` plain-text stream
- * and runs its body through the core guard with the built-in pack. The real hooks
- * (XHR, EventSource, WebSocket, provider adapters, the private bridge channel) come in
- * later issues.
+ * Hooks `fetch`: every response a wire adapter recognises runs through the adapter's
+ * byte transform with the built-in pack, and the local mock chat's plain-text
+ * `/api/chat` stream through the text guard (fetch-hook.ts). The other hooks (XHR,
+ * EventSource, WebSocket) and the private bridge channel come in later slices; until
+ * then guard events and the hook's counters stay in this world and are reported nowhere.
  */
 
 import { createGuardTransform } from '../core/guard/guard-stream.ts';
 import { getCorePack } from '../core/rules/builtin-packs.ts';
-import { installFetchHook } from './fetch-hook.ts';
+import { detectAdapter } from '../core/wire/adapter-registry.ts';
+import { createWireTransform } from '../core/wire/wire-transform.ts';
+import { installFetchHook, newFetchHookStats } from './fetch-hook.ts';
 
 function markGuardOn(): void {
   // Element.setAttribute also works on XML and SVG documents, where `dataset` may not exist.
@@ -28,5 +31,13 @@ function markGuardOn(): void {
   observer.observe(document, { childList: true });
 }
 
-installFetchHook(window, () => createGuardTransform(getCorePack()));
+/** What the fetch hook did on this page; the bridge (a later slice) will report it. */
+const fetchStats = newFetchHookStats();
+
+installFetchHook(window, {
+  plainTextGuard: () => createGuardTransform(getCorePack()),
+  detectAdapter,
+  createWireGuard: (adapter) => createWireTransform(adapter, getCorePack()),
+  stats: fetchStats,
+});
 markGuardOn();

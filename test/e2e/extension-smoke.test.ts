@@ -1,8 +1,9 @@
 /**
  * Smoke test of the built extension in real Chromium and Firefox ESR: the MAIN-world
  * hook runs before page scripts and looks native, the streamed answer of the local
- * mock chat reaches the page guarded, other traffic passes through untouched, and the
- * extension pages render.
+ * mock chat reaches the page guarded (plain text, and the provider wire formats of
+ * wire-format-cases.ts), other traffic passes through untouched, and the extension
+ * pages render. Each browser is launched once for all of it.
  */
 
 import type { Page } from 'puppeteer';
@@ -19,6 +20,7 @@ import {
   tabIdOf,
   type ExtensionBrowser,
 } from './launch.ts';
+import { describeWireFormats } from './wire-format-cases.ts';
 
 interface PageProbe {
   guardMarker: string | null;
@@ -166,4 +168,6 @@ describe.each([
     expect(stored).toEqual({ version: 1, sites: {} });
     await popup.close();
   });
+
+  describeWireFormats(() => ({ chat, page }));
 });

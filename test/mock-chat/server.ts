@@ -1,7 +1,16 @@
 /**
- * Local mock chat for the demo and the e2e tests: a tiny chat page and a `/api/chat`
- * endpoint that streams a scripted answer as `text/plain` in small chunks with small
- * delays. Loopback only, bounded (request size, connections, answer length, timeouts).
+ * Local mock chat for the demo and the e2e tests: a tiny chat page and endpoints that
+ * stream scripted answers in small network chunks with small delays. Loopback only,
+ * bounded (request size, connections, answer length, timeouts).
+ *
+ * - `POST /api/chat`: the answer as `text/plain` (the demo's default format);
+ *   `POST /api/echo` streams the same on a path the extension does not guard.
+ * - `POST /v1/chat/completions`: OpenAI Chat Completions SSE (without `stream: true`: JSON).
+ * - `POST /v1/messages`: Anthropic Messages SSE (without `stream: true`: JSON).
+ * - `GET /api/status`: an unrelated JSON document.
+ *
+ * Every answer carries an `x-mock-request-id` header; `MockChat.sent(id)` gives the
+ * exact bytes the server wrote for it, and whether the client went away before the end.
  *
  *   npx tsx test/mock-chat/server.ts [--port 8787]
  */
@@ -13,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { byteChunks, scriptedAnswer } from './scripted-answers.ts';
+import { anthropicJson, anthropicSse, openAiChatJson, openAiChatSse } from './wire-answers.ts';
 
 export interface MockChatOptions {
   /** 0 (default) picks a free port. */
@@ -23,10 +33,25 @@ export interface MockChatOptions {
   chunkDelayMs?: number;
 }
 
+/** What the server wrote for one answer. */
+export interface SentAnswer {
+  id: string;
+  /** `POST /v1/messages` etc. */
+  route: string;
+  /** Every body byte written so far, in order. */
+  bytes: Buffer;
+  /** True once the whole answer was written. */
+  finished: boolean;
+  /** True when the client closed the connection before the answer was complete. */
+  closedEarly: boolean;
+}
+
 export interface MockChat {
   /** Base URL, e.g. `http://127.0.0.1:40123`. */
   url: string;
   port: number;
+  /** The answer with this `x-mock-request-id` (the last 100 are kept). */
+  sent(id: string): SentAnswer | undefined;
   close(): Promise<void>;
 }
 
@@ -34,6 +59,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const MAX_BODY_BYTES = 16 * 1024;
 const MAX_PROMPT_CHARS = 2000;
 const MAX_CONNECTIONS = 64;
+const MAX_SENT_RECORDS = 100;
+/** Network chunks of the wire formats: 1..96 bytes (their events are ~100-250 bytes long). */
+const WIRE_CHUNK_BYTES = 96;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const INDEX_HTML = readFileSync(join(here, 'index.html'), 'utf8');
@@ -87,61 +115,193 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-function promptOf(body: string): string {
+/** The text of a message's `content`: a string, or text blocks (Anthropic, OpenAI parts). */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) =>
+      part && typeof part === 'object' && 'text' in part ? String(part.text) : '',
+    )
+    .join('');
+}
+
+interface ChatRequest {
+  prompt: string;
+  /** `stream` as the client sent it (provider formats); undefined for the plain page. */
+  stream?: boolean;
+  includeUsage: boolean;
+}
+
+/** `{prompt}` (the page), `{messages}` (OpenAI, Anthropic: the last user message), or raw text. */
+function parseChatRequest(body: string): ChatRequest {
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (parsed && typeof parsed === 'object' && 'prompt' in parsed) {
-      return String((parsed as { prompt: unknown }).prompt).slice(0, MAX_PROMPT_CHARS);
-    }
+    parsed = JSON.parse(body);
   } catch {
-    // Not JSON: take the body as the prompt.
+    return { prompt: body.slice(0, MAX_PROMPT_CHARS), includeUsage: false };
   }
-  return body.slice(0, MAX_PROMPT_CHARS);
+  const request: ChatRequest = { prompt: '', includeUsage: false };
+  if (!parsed || typeof parsed !== 'object') {
+    request.prompt = body.slice(0, MAX_PROMPT_CHARS);
+    return request;
+  }
+  const fields = parsed as Record<string, unknown>;
+  if ('prompt' in fields) {
+    request.prompt = String(fields.prompt);
+  } else if (Array.isArray(fields.messages)) {
+    const users = fields.messages.filter(
+      (m: unknown) => m && typeof m === 'object' && (m as { role?: unknown }).role === 'user',
+    ) as { content?: unknown }[];
+    request.prompt = contentText(users[users.length - 1]?.content);
+  } else {
+    request.prompt = body;
+  }
+  request.prompt = request.prompt.slice(0, MAX_PROMPT_CHARS);
+  if (typeof fields.stream === 'boolean') request.stream = fields.stream;
+  const streamOptions = fields.stream_options as { include_usage?: unknown } | undefined;
+  request.includeUsage = streamOptions?.include_usage === true;
+  return request;
+}
+
+type WireRoute = 'plain' | 'openai-chat' | 'anthropic';
+
+/** The body to stream, with its content type, for one request. */
+function answerFor(
+  route: WireRoute,
+  request: ChatRequest,
+): { type: string; body: string; attack: string; streamed: boolean } {
+  const answer = scriptedAnswer(request.prompt);
+  const promptTokens = Math.max(1, Math.ceil(Array.from(request.prompt).length / 4));
+  switch (route) {
+    case 'plain':
+      return {
+        type: 'text/plain; charset=utf-8',
+        body: answer.text,
+        attack: answer.attack,
+        streamed: true,
+      };
+    case 'openai-chat':
+      // As the real APIs: no `stream: true`, one JSON body.
+      if (request.stream !== true) {
+        return {
+          type: 'application/json',
+          body: openAiChatJson(answer, promptTokens),
+          attack: answer.attack,
+          streamed: false,
+        };
+      }
+      return {
+        type: 'text/event-stream; charset=utf-8',
+        body: openAiChatSse(answer, { includeUsage: request.includeUsage, promptTokens }),
+        attack: answer.attack,
+        streamed: true,
+      };
+    case 'anthropic':
+      if (request.stream !== true) {
+        return {
+          type: 'application/json',
+          body: anthropicJson(answer, promptTokens),
+          attack: answer.attack,
+          streamed: false,
+        };
+      }
+      return {
+        type: 'text/event-stream; charset=utf-8',
+        body: anthropicSse(answer, promptTokens),
+        attack: answer.attack,
+        streamed: true,
+      };
+  }
 }
 
 async function streamAnswer(
   req: IncomingMessage,
   res: ServerResponse,
+  route: WireRoute,
+  record: SentAnswer,
   chunkDelayMs: number,
 ): Promise<void> {
-  const prompt = promptOf(await readBody(req));
-  const answer = scriptedAnswer(prompt);
-  res.writeHead(200, {
-    'content-type': 'text/plain; charset=utf-8',
+  const request = parseChatRequest(await readBody(req));
+  const answer = answerFor(route, request);
+  const bytes = Buffer.from(answer.body, 'utf8');
+  const headers: Record<string, string | number> = {
+    'content-type': answer.type,
     'cache-control': 'no-store',
     'x-mock-attack': answer.attack,
-  });
-  let closed = false;
+    'x-mock-request-id': record.id,
+  };
+  if (!answer.streamed) headers['content-length'] = bytes.length;
+  res.writeHead(200, headers);
   res.on('close', () => {
-    closed = true;
+    if (!record.finished) record.closedEarly = true;
   });
-  for (const chunk of byteChunks(answer.text)) {
-    if (closed) return;
+  const chunks = !answer.streamed
+    ? [bytes]
+    : byteChunks(answer.body, route === 'plain' ? undefined : WIRE_CHUNK_BYTES);
+  for (const chunk of chunks) {
+    if (record.closedEarly || res.destroyed) return;
     res.write(chunk);
-    await sleep(chunkDelayMs);
+    record.bytes = Buffer.concat([record.bytes, chunk]);
+    if (answer.streamed) await sleep(chunkDelayMs);
   }
+  record.finished = true;
   res.end();
 }
+
+/** An unrelated JSON document (not an LLM answer): must reach the page untouched. */
+const STATUS_JSON = JSON.stringify({
+  service: 'mock-chat',
+  ok: true,
+  formats: ['text/plain', 'openai-chat', 'anthropic'],
+  note: 'Not an answer: a status document with “quotes”, 中文 and a secret-looking word.',
+});
 
 export async function startMockChat(options: MockChatOptions = {}): Promise<MockChat> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) throw new Error(`mock chat binds to loopback only, not ${host}`);
   const chunkDelayMs = Math.max(0, Math.min(options.chunkDelayMs ?? 12, 1000));
 
+  const sent = new Map<string, SentAnswer>();
+  let nextId = 1;
+  const newRecord = (route: string): SentAnswer => {
+    const record: SentAnswer = {
+      id: `req-${nextId++}`,
+      route,
+      bytes: Buffer.alloc(0),
+      finished: false,
+      closedEarly: false,
+    };
+    sent.set(record.id, record);
+    if (sent.size > MAX_SENT_RECORDS) sent.delete(sent.keys().next().value!);
+    return record;
+  };
+
+  const WIRE_ROUTES: Record<string, WireRoute> = {
+    'POST /api/chat': 'plain',
+    // `/api/echo` streams the same answer on a path the extension does not guard.
+    'POST /api/echo': 'plain',
+    'POST /v1/chat/completions': 'openai-chat',
+    'POST /v1/messages': 'anthropic',
+  };
+  const POST_ONLY = new Set(['/api/chat', '/api/echo', '/v1/chat/completions', '/v1/messages']);
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const route = `${req.method} ${url.pathname}`;
+    const wireRoute = WIRE_ROUTES[route];
     if (route === 'GET /' || route === 'GET /index.html') {
       sendIndex(res);
-    } else if (route === 'POST /api/chat' || route === 'POST /api/echo') {
-      // `/api/echo` streams the same answer on a path the shell does not guard.
-      streamAnswer(req, res, chunkDelayMs).catch((error: unknown) => {
+    } else if (wireRoute !== undefined) {
+      streamAnswer(req, res, wireRoute, newRecord(route), chunkDelayMs).catch((error: unknown) => {
         if (!res.headersSent) send(res, 400, 'text/plain; charset=utf-8', String(error));
         else res.destroy();
       });
-    } else if (url.pathname === '/api/chat' || url.pathname === '/api/echo') {
+    } else if (POST_ONLY.has(url.pathname)) {
       res.setHeader('allow', 'POST');
       send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+    } else if (route === 'GET /api/status') {
+      send(res, 200, 'application/json; charset=utf-8', STATUS_JSON);
     } else if (route === 'GET /favicon.ico') {
       res.writeHead(204).end();
     } else {
@@ -165,6 +325,7 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    sent: (id) => sent.get(id),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,18 +1,27 @@
 /**
  * The MAIN-world fetch hook, in a fresh JavaScript realm (node:vm) with a fake native
- * fetch: which requests are guarded, what the guarded Response keeps, and that the
- * replacement looks native.
+ * fetch: which requests are guarded (the plain-text chat endpoint; every response a wire
+ * adapter recognises, with the real registry and core pack), what the guarded Response
+ * keeps, how errors surface, and that the replacement looks native.
  */
 
 import { createContext, runInContext } from 'node:vm';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
+import { detectAdapter } from '../../src/core/wire/adapter-registry.ts';
+import type { WireAdapter, WireProbe } from '../../src/core/wire/wire-event.ts';
+import { createWireTransform } from '../../src/core/wire/wire-transform.ts';
 import {
   guardResponse,
   installFetchHook,
   isGuardedRequest,
   isGuardedResponse,
+  newFetchHookStats,
+  type FetchHookOptions,
   type FetchHookTarget,
 } from '../../src/page/fetch-hook.ts';
+import { GUARD_FAILURE_MESSAGE, textGuardAsBytes } from '../../src/page/guarded-response.ts';
+import { fixture } from '../support/wire-harness.ts';
 
 const location = { href: 'http://127.0.0.1:8080/chat/1', origin: 'http://127.0.0.1:8080' };
 
@@ -126,7 +135,7 @@ describe('guardResponse', () => {
       url: { value: 'http://127.0.0.1:8080/api/chat' },
       redirected: { value: true },
     });
-    const guarded = guardResponse(original, upperCaseGuard);
+    const guarded = guardResponse(original, () => textGuardAsBytes(upperCaseGuard()));
     expect(guarded.status).toBe(201);
     expect(guarded.statusText).toBe('Created');
     expect(guarded.url).toBe('http://127.0.0.1:8080/api/chat');
@@ -140,10 +149,16 @@ describe('guardResponse', () => {
 
   it('fails closed when the guard cannot be built', async () => {
     const original = plainResponse([new TextEncoder().encode('raw secret text')]);
-    const guarded = guardResponse(original, () => {
-      throw new Error('engine failed');
-    });
-    await expect(guarded.text()).rejects.toThrow('engine failed');
+    let reported: unknown;
+    const guarded = guardResponse(
+      original,
+      () => {
+        throw new Error('engine failed');
+      },
+      (error) => (reported = error),
+    );
+    await expect(guarded.text()).rejects.toThrow(GUARD_FAILURE_MESSAGE);
+    expect(String(reported)).toContain('engine failed');
   });
 
   it('errors the body when the guard errors mid-stream (no raw text after the error)', async () => {
@@ -157,7 +172,7 @@ describe('guardResponse', () => {
     const encode = (s: string) => new TextEncoder().encode(s);
     const guarded = guardResponse(
       plainResponse([encode('ok '), encode('bad! '), encode('raw')]),
-      failing,
+      () => textGuardAsBytes(failing()),
     );
     const reader = guarded.body!.pipeThrough(new TextDecoderStream()).getReader();
     let seen = '';
@@ -169,15 +184,17 @@ describe('guardResponse', () => {
           seen += value;
         }
       })(),
-    ).rejects.toThrow('rule failed');
+    ).rejects.toThrow(GUARD_FAILURE_MESSAGE);
     expect(seen).toBe('ok ');
   });
 });
 
+const plainOnly: FetchHookOptions = { plainTextGuard: upperCaseGuard };
+
 describe('installFetchHook', () => {
   it('guards the answer of a same-origin POST to /api/chat', async () => {
     const realm = realmWith(() => plainResponse([new TextEncoder().encode('secret answer')]));
-    installFetchHook(realm, upperCaseGuard);
+    installFetchHook(realm, plainOnly);
     const response = await realm.fetch('/api/chat', { method: 'POST', body: '{}' });
     expect(await response.text()).toBe('SECRET ANSWER');
     expect(realm.calls).toHaveLength(1);
@@ -191,7 +208,7 @@ describe('installFetchHook', () => {
       responses.push(response);
       return response;
     });
-    installFetchHook(realm, upperCaseGuard);
+    installFetchHook(realm, plainOnly);
     expect(await realm.fetch('/api/echo', { method: 'POST' })).toBe(responses[0]);
     expect(await realm.fetch('/api/chat')).toBe(responses[1]);
     expect(await realm.fetch('https://other.example/api/chat', { method: 'POST' })).toBe(
@@ -202,13 +219,13 @@ describe('installFetchHook', () => {
   it('leaves non-text answers of the guarded endpoint untouched', async () => {
     const json = new Response('{"a":1}', { headers: { 'content-type': 'application/json' } });
     const realm = realmWith(() => json);
-    installFetchHook(realm, upperCaseGuard);
+    installFetchHook(realm, plainOnly);
     expect(await realm.fetch('/api/chat', { method: 'POST' })).toBe(json);
   });
 
   it('passes `this` and all arguments to the native fetch', async () => {
     const realm = realmWith(() => new Response('x'));
-    installFetchHook(realm, upperCaseGuard);
+    installFetchHook(realm, plainOnly);
     const init = { method: 'GET', headers: { a: 'b' } };
     await realm.fetch.call(realm, '/x', init);
     expect(realm.calls[0]).toEqual({ input: '/x', init, self: realm });
@@ -218,7 +235,7 @@ describe('installFetchHook', () => {
     const realm = realmWith(() => new Response('x'));
     const before = realm.evaluate<string>('Function.prototype.toString.call(fetch)');
     const descriptor = Object.getOwnPropertyDescriptor(realm, 'fetch');
-    const original = installFetchHook(realm, upperCaseGuard);
+    const original = installFetchHook(realm, plainOnly);
     expect(realm.fetch).not.toBe(original);
     expect(realm.evaluate('fetch.name')).toBe('fetch');
     expect(realm.evaluate('fetch.length')).toBe(original.length);
@@ -238,15 +255,15 @@ describe('installFetchHook', () => {
 
   it('installs once per target', () => {
     const realm = realmWith(() => new Response('x'));
-    const original = installFetchHook(realm, upperCaseGuard);
+    const original = installFetchHook(realm, plainOnly);
     const hooked = realm.fetch;
-    expect(installFetchHook(realm, upperCaseGuard)).toBe(original);
+    expect(installFetchHook(realm, plainOnly)).toBe(original);
     expect(realm.fetch).toBe(hooked);
   });
 
   it('leaves toString of other functions alone', () => {
     const realm = realmWith(() => new Response('x'));
-    installFetchHook(realm, upperCaseGuard);
+    installFetchHook(realm, plainOnly);
     expect(realm.evaluate('(function add(a, b) { return a + b; }).toString()')).toBe(
       'function add(a, b) { return a + b; }',
     );
@@ -257,5 +274,384 @@ describe('installFetchHook', () => {
       /requires that 'this' be a Function/,
     );
     expect(realm.evaluate('fetch instanceof Function')).toBe(true);
+  });
+});
+
+/** A body that delivers `parts` (then closes unless `open`) and records its cancellation. */
+function sourceOf(parts: Uint8Array[], open = false) {
+  const seen = { cancelled: false, reason: undefined as unknown };
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      if (!open) controller.close();
+    },
+    cancel(reason) {
+      seen.cancelled = true;
+      seen.reason = reason;
+    },
+  });
+  return { stream, seen };
+}
+
+/** The UTF-8 bytes of `text` cut into pieces of 1..`max` bytes (inside characters too). */
+function bytePieces(text: string, max = 13): Uint8Array[] {
+  const bytes = new TextEncoder().encode(text);
+  const pieces: Uint8Array[] = [];
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    const size = 1 + ((i * 7 + 3) % max);
+    pieces.push(bytes.slice(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
+
+function wireResponse(
+  body: ReadableStream<Uint8Array> | string,
+  type: string,
+  meta: { url?: string; redirected?: boolean; headers?: Record<string, string> } = {},
+): Response {
+  const response = new Response(body, {
+    status: 200,
+    statusText: 'OK',
+    headers: { 'content-type': type, 'content-length': '123', ...meta.headers },
+  });
+  Object.defineProperties(response, {
+    url: { value: meta.url ?? '' },
+    redirected: { value: meta.redirected ?? false },
+  });
+  return response;
+}
+
+async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** The hook as main-world.ts installs it, with probes recorded. */
+function wireHook(overrides: FetchHookOptions = {}) {
+  const stats = newFetchHookStats();
+  const probes: WireProbe[] = [];
+  const options: FetchHookOptions = {
+    plainTextGuard: upperCaseGuard,
+    detectAdapter: (probe) => {
+      probes.push(probe);
+      return detectAdapter(probe);
+    },
+    createWireGuard: (adapter) => createWireTransform(adapter, getCorePack()),
+    stats,
+    ...overrides,
+  };
+  return { options, stats, probes };
+}
+
+describe('installFetchHook: wire formats', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('redacts a secret split across OpenAI chat events, whatever the network chunks', async () => {
+    const sse = fixture('openai-chat/secret-split.sse');
+    const { options, stats, probes } = wireHook();
+    const realm = realmWith(() =>
+      wireResponse(sourceOf(bytePieces(sse)).stream, 'text/event-stream; charset=utf-8', {
+        url: 'https://api.example.com/proxy/stream',
+      }),
+    );
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/proxy/stream', { method: 'POST', body: '{}' });
+    const body = await response.text();
+    expect(body).toContain('[redacted:github-pat]');
+    expect(body).not.toContain('EXAMPLEexam');
+    expect(body).toContain('"tool_calls"');
+    expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(stats).toMatchObject({ wireGuarded: 1, decisionErrors: 0 });
+    // Detected by the head (the URL says nothing), from the absolute response URL.
+    expect(probes.at(-1)).toMatchObject({
+      url: 'https://api.example.com/proxy/stream',
+      method: 'POST',
+      contentType: 'text/event-stream; charset=utf-8',
+    });
+    expect(probes.at(-1)!.head).toContain('"chat.completion.chunk"');
+  });
+
+  it('redacts a secret split across Anthropic events', async () => {
+    const sse = fixture('anthropic/secret-split.sse');
+    const { options } = wireHook();
+    const realm = realmWith(() =>
+      wireResponse(sourceOf(bytePieces(sse, 5)).stream, 'text/event-stream'),
+    );
+    installFetchHook(realm, options);
+    const body = await (await realm.fetch('/v1/messages', { method: 'POST' })).text();
+    expect(body).toContain('[redacted:github-pat]');
+    expect(body).not.toContain('EXAMPLEexam');
+    expect(body).not.toContain('https://collector.example.net');
+    expect(body).toContain('[image blocked: collector.example.net]');
+    expect(body.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
+  });
+
+  it('passes a benign stream through byte for byte, with the metadata of the original', async () => {
+    const sse = fixture('openai-chat/benign-crlf.sse');
+    const pieces = bytePieces(sse, 9);
+    const { options, stats } = wireHook();
+    const realm = realmWith(() =>
+      wireResponse(sourceOf(pieces).stream, 'text/event-stream', {
+        url: 'http://127.0.0.1:8080/v1/chat/completions',
+        redirected: true,
+        headers: { 'content-encoding': 'br', 'x-request-id': 'r-9' },
+      }),
+    );
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    expect(response.status).toBe(200);
+    expect(response.statusText).toBe('OK');
+    expect(response.ok).toBe(true);
+    expect(response.url).toBe('http://127.0.0.1:8080/v1/chat/completions');
+    expect(response.redirected).toBe(true);
+    expect(response.headers.get('x-request-id')).toBe('r-9');
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.has('content-length')).toBe(false);
+    expect(response.headers.has('content-encoding')).toBe(false);
+    expect(await readAll(response.body!)).toEqual(new TextEncoder().encode(sse));
+    expect(stats.wireGuarded).toBe(1);
+  });
+
+  it('serves clone(), tee() and BYOB readers on a guarded body', async () => {
+    const sse = fixture('openai-chat/benign-crlf.sse');
+    const { options } = wireHook();
+    const realm = realmWith(() =>
+      wireResponse(sourceOf(bytePieces(sse)).stream, 'text/event-stream'),
+    );
+    installFetchHook(realm, options);
+    const first = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    const copy = first.clone();
+    const [a, b] = first.body!.tee();
+    expect(text(await readAll(a))).toBe(sse);
+    expect(text(await readAll(b))).toBe(sse);
+    expect(await copy.text()).toBe(sse);
+
+    const second = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    const byob = second.body!.getReader({ mode: 'byob' });
+    let got = '';
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await byob.read(new Uint8Array(64));
+      if (done) break;
+      got += decoder.decode(value, { stream: true });
+    }
+    expect(got).toBe(sse);
+  });
+
+  it('returns an unrecognised JSON answer as the very same object, body intact', async () => {
+    const json = '{"service":"status","ok":true,"items":[1,2,3]}';
+    const original = wireResponse(json, 'application/json');
+    const { options, stats } = wireHook();
+    const realm = realmWith(() => original);
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/api/status');
+    expect(response).toBe(original);
+    expect(response.headers.get('content-length')).toBe('123');
+    expect(await response.json()).toEqual(JSON.parse(json));
+    expect(stats).toMatchObject({ unrecognised: 1, wireGuarded: 0 });
+  });
+
+  it('does not peek at content types no adapter wants', async () => {
+    const original = wireResponse('PNG…', 'image/png');
+    const clone = vi.spyOn(original, 'clone');
+    const { options, stats, probes } = wireHook();
+    const realm = realmWith(() => original);
+    installFetchHook(realm, options);
+    expect(await realm.fetch('/logo.png')).toBe(original);
+    expect(clone).not.toHaveBeenCalled();
+    expect(probes.map((p) => p.head)).toEqual(['']);
+    expect(stats.unrecognised).toBe(0);
+  });
+
+  it('stops peeking at an unrelated event stream after its first complete data event', async () => {
+    const encode = (s: string) => new TextEncoder().encode(s);
+    // A stream that stays open: waiting for 1 KB would hold the page's fetch forever.
+    const { stream } = sourceOf([encode(': hi\n\n'), encode('event: tick\ndata: 1\n\n')], true);
+    const original = wireResponse(stream, 'text/event-stream');
+    const { options, stats } = wireHook();
+    const realm = realmWith(() => original);
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/notifications');
+    expect(response).toBe(original);
+    expect(stats.unrecognised).toBe(1);
+    const reader = response.body!.getReader();
+    expect(text((await reader.read()).value!)).toBe(': hi\n\n');
+    expect(text((await reader.read()).value!)).toBe('event: tick\ndata: 1\n\n');
+    await reader.cancel();
+  });
+
+  it('keeps the plain-text chat endpoint on the text guard', async () => {
+    const { options, stats, probes } = wireHook();
+    const realm = realmWith(() => plainResponse([new TextEncoder().encode('plain answer')]));
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/api/chat', { method: 'POST' });
+    expect(await response.text()).toBe('PLAIN ANSWER');
+    expect(stats.plainTextGuarded).toBe(1);
+    expect(probes).toEqual([]);
+  });
+
+  it('passes the original through and counts it when its own decision logic throws', async () => {
+    const log = vi.spyOn(console, 'log');
+    const warn = vi.spyOn(console, 'warn');
+    const error = vi.spyOn(console, 'error');
+    const original = wireResponse('data: {}\n\n', 'text/event-stream');
+    const { options, stats } = wireHook({
+      detectAdapter: () => {
+        throw new Error('adapter bug');
+      },
+    });
+    const realm = realmWith(() => original);
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    expect(response).toBe(original);
+    expect(await response.text()).toBe('data: {}\n\n');
+    expect(stats.decisionErrors).toBe(1);
+    expect(log).not.toHaveBeenCalled();
+    expect(warn).not.toHaveBeenCalled();
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('passes the original through when the body fails while peeked', async () => {
+    const failing = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.error(new DOMException('The operation was aborted.', 'AbortError'));
+      },
+    });
+    const original = wireResponse(failing, 'text/event-stream');
+    const { options, stats } = wireHook();
+    const realm = realmWith(() => original);
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    expect(response).toBe(original);
+    await expect(response.text()).rejects.toMatchObject({ name: 'AbortError' });
+    expect(stats.peekFailed).toBe(1);
+  });
+
+  it('fails closed when the wire guard fails mid-stream: nothing after the error point', async () => {
+    const encode = (s: string) => new TextEncoder().encode(s);
+    const head = 'data: {"object":"chat.completion.chunk","n":1}\n\n';
+    const failingGuard = (): TransformStream<Uint8Array, Uint8Array> => {
+      let n = 0;
+      return new TransformStream({
+        transform(chunk, controller) {
+          if (++n === 2) throw new Error('render failed near ghp_ token');
+          controller.enqueue(chunk.slice());
+        },
+      });
+    };
+    const { options, stats } = wireHook({ createWireGuard: failingGuard });
+    const { stream, seen } = sourceOf([encode(head), encode('data: raw 1\n\n'), encode('x')], true);
+    const realm = realmWith(() => wireResponse(stream, 'text/event-stream'));
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    const reader = response.body!.getReader();
+    let got = '';
+    let failure: unknown;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        got += text(value);
+      }
+    } catch (error) {
+      failure = error;
+    }
+    expect(got).toBe(head);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(String(failure)).toContain(GUARD_FAILURE_MESSAGE);
+    expect(String(failure)).not.toContain('ghp_');
+    expect(stats.guardFailures).toBe(1);
+    await vi.waitFor(() => expect(seen.cancelled).toBe(true));
+  });
+
+  it('surfaces a network error or abort of a guarded body unchanged', async () => {
+    const abort = new DOMException('The operation was aborted.', 'AbortError');
+    let fail!: (reason: unknown) => void;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(
+          new TextEncoder().encode('data: {"object":"chat.completion.chunk"}\n\n'),
+        );
+        fail = (reason) => controller.error(reason);
+      },
+    });
+    const { options, stats } = wireHook();
+    const realm = realmWith(() => wireResponse(stream, 'text/event-stream'));
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    const reader = response.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    fail(abort);
+    await expect(reader.read()).rejects.toBe(abort);
+    expect(stats.guardFailures).toBe(0);
+  });
+
+  it('cancelling the guarded body cancels the upstream body', async () => {
+    const encode = (s: string) => new TextEncoder().encode(s);
+    const { stream, seen } = sourceOf(
+      [encode('data: {"object":"chat.completion.chunk","choices":[]}\n\n')],
+      true,
+    );
+    const { options } = wireHook();
+    const realm = realmWith(() => wireResponse(stream, 'text/event-stream'));
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel(new DOMException('stop', 'AbortError'));
+    await vi.waitFor(() => expect(seen.cancelled).toBe(true));
+  });
+
+  it('a guard that ends the stream (a block) closes the page body and cancels upstream', async () => {
+    const encode = (s: string) => new TextEncoder().encode(s);
+    const blockingGuard = (): TransformStream<Uint8Array, Uint8Array> =>
+      new TransformStream({
+        transform(chunk, controller) {
+          controller.enqueue(encode('data: {"refused":true}\n\n'));
+          controller.terminate();
+        },
+      });
+    const { stream, seen } = sourceOf([encode('data: {"a":1}\n\n'), encode('data: raw\n\n')], true);
+    const { options } = wireHook({ createWireGuard: blockingGuard });
+    const realm = realmWith(() => wireResponse(stream, 'text/event-stream'));
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    expect(await response.text()).toBe('data: {"refused":true}\n\n');
+    await vi.waitFor(() => expect(seen.cancelled).toBe(true));
+  });
+
+  it('builds the probe from the request when the response has no URL', async () => {
+    const { options, probes } = wireHook({
+      detectAdapter: (probe: WireProbe): WireAdapter | undefined => {
+        probes.push(probe);
+        return undefined;
+      },
+    });
+    const realm = realmWith(() => wireResponse('{"a":1}', 'Application/JSON; charset=UTF-8'));
+    installFetchHook(realm, options);
+    await realm.fetch(new Request('http://127.0.0.1:8080/api/x?y=1', { method: 'PUT', body: 'z' }));
+    expect(probes.at(-1)).toEqual({
+      url: 'http://127.0.0.1:8080/api/x?y=1',
+      method: 'PUT',
+      contentType: 'application/json; charset=utf-8',
+      head: '{"a":1}',
+    });
   });
 });

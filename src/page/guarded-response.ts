@@ -1,0 +1,149 @@
+/**
+ * The Response the page gets for a guarded answer: the original's body piped through a
+ * guard, dressed like the original (status, statusText, headers less content-length and
+ * content-encoding, `url`, `redirected`, `type`; see ../shared/TOOLCHAIN.md "Smaller
+ * facts": `new Response()` resets the last three).
+ *
+ * Errors surface where the page expects them:
+ * - the network failed or the page aborted (its AbortSignal): the page's reader rejects
+ *   with the very error the native body raised (an SDK recognises its `AbortError`);
+ * - the guard failed: fail closed, the page's reader rejects with a generic `TypeError`
+ *   that carries no content, and no byte after the failure point reaches the page.
+ * Cancelling the page's body cancels the guard and, through it, the network stream.
+ *
+ * MAIN world: no extension APIs.
+ */
+
+/** A byte-to-byte guard: a TransformStream, or any writable/readable pair. */
+export type ByteGuard = ReadableWritablePair<Uint8Array, Uint8Array>;
+
+/** Headers the browser already applied to the body; the new body has neither. */
+export const STALE_HEADERS = ['content-length', 'content-encoding'];
+
+/** The message of the error the page sees when the guard failed. Never holds content. */
+export const GUARD_FAILURE_MESSAGE = 'Chat Stream Guard stopped this response: the guard failed';
+
+/** Builds a text guard into a byte guard: UTF-8 decode (streaming), guard, encode. */
+export function textGuardAsBytes(guard: TransformStream<string, string>): ByteGuard {
+  const decoder = new TextDecoderStream();
+  return {
+    // TS 5.9: TextDecoderStream's writable side is typed for BufferSource.
+    writable: decoder.writable as unknown as WritableStream<Uint8Array>,
+    readable: decoder.readable.pipeThrough(guard).pipeThrough(new TextEncoderStream()),
+  };
+}
+
+export interface GuardedBodyHooks {
+  /** The guard could not be built or failed mid-stream (the body is already errored). */
+  onGuardFailure?(error: unknown): void;
+}
+
+/**
+ * `source` piped through the guard `createGuard()` builds, as a byte stream (BYOB
+ * readers work as on a network body). Nothing happens until the page first reads: the
+ * guard is built then, and the source is locked then.
+ */
+export function guardedBody(
+  source: ReadableStream<Uint8Array>,
+  createGuard: () => ByteGuard,
+  hooks: GuardedBodyHooks = {},
+): ReadableStream<Uint8Array> {
+  let guarded: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let upstreamFailure: { reason: unknown } | undefined;
+  let failed = false;
+
+  const fail = (error: unknown): never => {
+    if (!failed) {
+      failed = true;
+      hooks.onGuardFailure?.(error);
+    }
+    throw new TypeError(GUARD_FAILURE_MESSAGE);
+  };
+
+  const open = (): ReadableStreamDefaultReader<Uint8Array> => {
+    if (guarded) return guarded;
+    const upstream = source.getReader();
+    // Re-reads the source so that its own errors (network, abort) can be told apart
+    // from the guard's: they reach the page unchanged.
+    const tapped = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          let result: ReadableStreamReadResult<Uint8Array>;
+          try {
+            result = await upstream.read();
+          } catch (reason) {
+            upstreamFailure = { reason };
+            throw reason;
+          }
+          if (result.done) controller.close();
+          else controller.enqueue(result.value);
+        },
+        cancel: (reason) => upstream.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
+    let guard: ByteGuard;
+    try {
+      guard = createGuard();
+    } catch (error) {
+      // Fail closed: not one raw byte of this body reaches the page.
+      void tapped.cancel(error).catch(() => undefined);
+      return fail(error);
+    }
+    guarded = tapped.pipeThrough(guard).getReader();
+    return guarded;
+  };
+
+  const byteSource: UnderlyingByteSource = {
+    type: 'bytes',
+    async pull(controller) {
+      const reader = open();
+      for (;;) {
+        let result: ReadableStreamReadResult<Uint8Array>;
+        try {
+          result = await reader.read();
+        } catch (reason) {
+          if (upstreamFailure !== undefined && reason === upstreamFailure.reason) throw reason;
+          return fail(reason);
+        }
+        if (result.done) {
+          controller.close();
+          // A pending BYOB request must be answered with zero bytes once closed.
+          controller.byobRequest?.respond(0);
+          return;
+        }
+        // A byte stream refuses empty chunks; read on instead (pull must deliver).
+        if (result.value.byteLength > 0) {
+          // Guards emit freshly encoded chunks, never shared memory.
+          controller.enqueue(result.value as Uint8Array<ArrayBuffer>);
+          return;
+        }
+      }
+    },
+    cancel(reason) {
+      if (guarded) return guarded.cancel(reason);
+      return source.cancel(reason);
+    },
+  };
+  return new ReadableStream(byteSource);
+}
+
+/**
+ * A Response like `original` whose body is `body`. `url`, `redirected` and `type` are
+ * defined back on the object (own, read-only, like the prototype getters they shadow).
+ */
+export function responseLike(original: Response, body: ReadableStream<Uint8Array>): Response {
+  const headers = new Headers(original.headers);
+  for (const name of STALE_HEADERS) headers.delete(name);
+  const copy = new Response(body, {
+    status: original.status,
+    statusText: original.statusText,
+    headers,
+  });
+  Object.defineProperties(copy, {
+    url: { value: original.url, enumerable: true, configurable: true },
+    redirected: { value: original.redirected, enumerable: true, configurable: true },
+    type: { value: original.type, enumerable: true, configurable: true },
+  });
+  return copy;
+}
