@@ -14,6 +14,9 @@
  *   grows with the tail / the text); the prefix sizes are in `workload`.
  * - heap_growth_bytes: heapUsed after full GCs at 10 MB minus at 1 MB of one
  *   stream (negative values are reported as they are).
+ * - wire: the OpenAI Chat and ChatGPT web adapters on a slice of the same text,
+ *   one wire event per 4-unit chunk, and their cost over the engine alone
+ *   (wire-throughput.ts); the slice size is `workload.wire_slice_bytes`.
  */
 import { StreamGuard } from '../src/core/guard/stream-guard.ts';
 import { scanText } from '../src/core/guard/scan-text.ts';
@@ -26,6 +29,7 @@ import { TailWindowGuard } from './baselines/tail-window-guard.ts';
 import { changingMatchSpans, clairvoyantMeanHeld } from './clairvoyant-hold.ts';
 import { garbageCollector, settledHeapUsed } from './garbage-collector.ts';
 import { unitOffsetAtBytes, utf8Length } from './utf8-length.ts';
+import { measureWire } from './wire-throughput.ts';
 import { type Workload, buildWorkload } from './workload.ts';
 
 /** Prefix sizes for the slow baselines (their cost per byte grows with the tail / the text). */
@@ -194,6 +198,8 @@ function main(): void {
   const heap = heapGrowth(workload, gc);
   log(`heap after gc: ${heap.atMark} at 1 MB, ${heap.atEnd} at 10 MB`);
 
+  const wire = measureWire(corePack, (bytes) => prefixOf(workload, bytes), log);
+
   const report = {
     engine: {
       mbps: round(engineMbps, 2),
@@ -209,6 +215,7 @@ function main(): void {
       clairvoyant_mean_chars: round(clairvoyant, 3),
     },
     heap_growth_bytes: heap.atEnd - heap.atMark,
+    wire: wire.report,
     workload: {
       bytes: workload.bytes,
       chars: workload.text.length,
@@ -225,6 +232,7 @@ function main(): void {
       tail_window_tail_chars: tailGuard.tailSize,
       naive_rescan_bytes: naivePrefix.bytes,
       heap_mark_bytes: HEAP_MARK_BYTES,
+      wire_slice_bytes: wire.sliceBytes,
       seconds: round(seconds(started), 1),
     },
   };
@@ -247,6 +255,11 @@ function main(): void {
       ],
       ['held mean (clairvoyant)', `${report.held.clairvoyant_mean_chars} chars`],
       ['heap growth 1 MB → 10 MB', `${report.heap_growth_bytes} bytes`],
+      [
+        `wire, openai-chat / chatgpt-web (${wire.sliceBytes} B)`,
+        `${report.wire.openai_chat_mbps} / ${report.wire.chatgpt_web_mbps ?? 'n/a'} MB/s`,
+      ],
+      ['wire overhead vs engine', `${report.wire.overhead_vs_engine}×`],
       [
         'workload',
         `${workload.bytes} B, ${secretCount} secrets, ${spans.length} matches, ${corePack.rules.length} rules`,

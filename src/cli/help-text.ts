@@ -41,6 +41,47 @@ export const rulesHelp = `Usage: csg rules list [PACK] [--rules PACK] [--json]
           Without a pack, the built-in core pack.
 `;
 
+export const replayHelp = `Usage: csg replay CAPTURE [--format F] [--url URL] [--events OUT] [--compare]
+                         [--rules PACK]
+
+Runs a captured chat response through its wire adapter and the guard, as the
+extension does in the page. CAPTURE is a file, or "-" for standard input:
+
+  a response body   (SSE, NDJSON, JSON, Gemini web's )]}' frames) whose format
+                    is recognised from its content; standard output gets exactly
+                    the re-serialised stream
+  a HAR file        exported from a browser's DevTools: every response an adapter
+                    recognises (by URL, method, type and body; base64 bodies too)
+                    is replayed, and standard output gets the same HAR with those
+                    bodies guarded. Each other entry is left as it is and listed on
+                    stderr as "csg: unguarded: METHOD URL (TYPE)"
+
+  --format F        auto (the default), har, or the format of the body: one of
+                    the registered adapters (openai-chat, openai-responses,
+                    anthropic, ollama, chatgpt-web, claude-web, deepseek-web,
+                    gemini-web, ...; an unknown name lists them)
+  --url URL         the URL the body was fetched from, for the adapters that
+                    know a response by its endpoint (history loads, non-streaming
+                    answers, claude.ai's completion stream); a HAR has its own
+  --events OUT      write JSON Lines to file OUT: one guard event per line,
+                    {"stream","channel","rule","action","start","end","kind",
+                    "type","pack"} (stream: the HAR entry index, 0 for a body;
+                    offsets in code points of the channel's text), then the
+                    stream's wire issues {"type":"wire-issue","stream","kind","detail"}
+  --compare         replay each stream whole and chunked (per 1, 3 and 17 UTF-16
+                    units and per 5 UTF-8 bytes) and print one line per stream
+                    instead of the output: "stream N FORMAT: chunked = whole (K
+                    events)" or "stream N FORMAT: DIFFERS at chunking C: ..."
+  --rules PACK      use the rule pack in JSON file PACK instead of the built-in core pack
+
+Wire issues (frames the adapter did not understand, passed through as they
+are) are also reported on stderr, one line each.
+
+Exit status: 0 done; 3 a stream was blocked; 1 --compare found a difference;
+2 bad usage, an unreadable capture, an unknown format, a body whose format
+cannot be recognised, a malformed HAR (with line and column), an invalid pack.
+`;
+
 export const mainHelp = `Usage: csg <command> [options]
 
 Chat Stream Guard on the command line: the same streaming engine as the extension.
@@ -49,7 +90,7 @@ Commands:
   scan [FILE]           guard a text stream (stdin or FILE); see "csg help scan"
   rules list [PACK]     list the rules of a pack (default: built-in core pack)
   rules check [PACK]    validate a rule pack
-  replay CAPTURE        replay a captured chat response (not implemented yet: issue 3)
+  replay CAPTURE        replay a captured response body or HAR; see "csg help replay"
   envelope              wrap stdin as untrusted material (not implemented yet: issue 5)
   help [COMMAND]        this text, or a command's
 

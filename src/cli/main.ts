@@ -9,13 +9,17 @@
  * Commands are imported when they run, so `--help` and `--version` never
  * compile a rule pack.
  */
-import { mainHelp, rulesHelp, scanHelp, versionText } from './help-text.ts';
+import { mainHelp, replayHelp, rulesHelp, scanHelp, versionText } from './help-text.ts';
 import { UsageError } from './usage-error.ts';
 
 /** Commands that later issues build; until then they say so instead of pretending. */
-const laterCommands: Record<string, number> = { replay: 3, envelope: 5 };
+const laterCommands: Record<string, number> = { envelope: 5 };
 
-const helpByCommand: Record<string, string> = { scan: scanHelp, rules: rulesHelp };
+const helpByCommand: Record<string, string> = {
+  scan: scanHelp,
+  rules: rulesHelp,
+  replay: replayHelp,
+};
 
 async function run(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -44,6 +48,8 @@ async function run(argv: readonly string[]): Promise<number> {
       return (await import('./scan-command.ts')).scanCommand(rest);
     case 'rules':
       return (await import('./rules-command.ts')).rulesCommand(rest);
+    case 'replay':
+      return (await import('./replay-command.ts')).replayCommand(rest);
     default: {
       const issue = laterCommands[command];
       if (issue !== undefined) {

@@ -13,15 +13,23 @@ import type { CompiledPack } from '../rules/compile-pack.ts';
 
 interface LedgerPiece {
   piece: ReleasePiece;
-  /** Where this piece's text starts in the channel's output. */
-  outStart: number;
+  /** The output this piece stands for (kept input, or the replacement). */
+  text: string;
 }
 
 export class ChannelLedger {
   private readonly guard: StreamGuard;
-  /** Every input unit fed so far (the page holds the whole answer too). */
+  /**
+   * Every input unit fed so far, as a rope: appending is O(1) and it is only
+   * flattened when a snapshot or echo slot compares against it.
+   */
   private input = '';
-  private output = '';
+  private fedLength = 0;
+  /** The input from `tailStart` on: the part the guard has not released yet, plus the newest chunk. */
+  private tail = '';
+  private tailStart = 0;
+  /** Concatenated output, rebuilt only when a cumulative slot asks for it. */
+  private outputCache: string | null = '';
   private readonly pieces: LedgerPiece[] = [];
   /** Index of the first piece that may still overlap an unrendered delta span. */
   private cursor = 0;
@@ -41,7 +49,7 @@ export class ChannelLedger {
 
   /** Input units fed so far. */
   get fed(): number {
-    return this.input.length;
+    return this.fedLength;
   }
 
   get isBlocked(): boolean {
@@ -59,11 +67,13 @@ export class ChannelLedger {
 
   /** Feeds text; returns the input span [from, to) it occupies. */
   feed(text: string): { from: number; to: number } {
-    const from = this.input.length;
+    const from = this.fedLength;
     if (this.finished || text.length === 0) return { from, to: from };
     this.input += text;
+    this.tail += text;
+    this.fedLength += text.length;
     this.record(this.guard.push(text));
-    return { from, to: this.input.length };
+    return { from, to: this.fedLength };
   }
 
   finish(): void {
@@ -100,15 +110,14 @@ export class ChannelLedger {
     while (i < this.pieces.length && (this.pieces[i] as LedgerPiece).piece.to <= from) i++;
     this.cursor = i;
     for (; i < this.pieces.length; i++) {
-      const { piece, outStart } = this.pieces[i] as LedgerPiece;
+      const { piece, text } = this.pieces[i] as LedgerPiece;
       if (piece.from >= to) break;
       if (piece.kind === 'replace') {
-        if (piece.from >= from) out += piece.text;
+        if (piece.from >= from) out += text;
       } else {
         const a = Math.max(piece.from, from);
         const b = Math.min(piece.to, to);
-        if (a < b)
-          out += this.output.slice(outStart + (a - piece.from), outStart + (b - piece.from));
+        if (a < b) out += text.slice(a - piece.from, b - piece.from);
       }
     }
     return out;
@@ -116,23 +125,30 @@ export class ChannelLedger {
 
   /** Guarded text of input [0, to): what a cumulative snapshot up to `to` must show. */
   textUpTo(to: number): string {
+    this.outputCache ??= this.pieces.map((p) => p.text).join('');
     let end = 0;
-    for (const { piece, outStart } of this.pieces) {
+    for (const { piece, text } of this.pieces) {
       if (piece.from >= to) break;
-      end =
-        piece.kind === 'replace'
-          ? outStart + piece.text.length
-          : outStart + (Math.min(piece.to, to) - piece.from);
+      end += piece.kind === 'replace' ? text.length : Math.min(piece.to, to) - piece.from;
     }
-    return this.output.slice(0, end);
+    return this.outputCache.slice(0, end);
   }
 
   private record(result: GuardResult): void {
     for (const piece of result.pieces) {
-      this.pieces.push({ piece, outStart: this.output.length });
-      this.output += piece.kind === 'replace' ? piece.text : this.input.slice(piece.from, piece.to);
+      const text =
+        piece.kind === 'replace'
+          ? piece.text
+          : this.tail.slice(piece.from - this.tailStart, piece.to - this.tailStart);
+      this.pieces.push({ piece, text });
     }
+    if (result.pieces.length > 0) this.outputCache = null;
     this.released = result.released;
+    // Released input is never read again: keep only the tail the guard still holds.
+    if (this.released > this.tailStart) {
+      this.tail = this.tail.slice(Math.min(this.released, this.fedLength) - this.tailStart);
+      this.tailStart = Math.min(this.released, this.fedLength);
+    }
     if (result.events.length > 0) this.onEvents(this.name, result.events);
   }
 }

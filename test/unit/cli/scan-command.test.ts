@@ -327,9 +327,9 @@ describe('csg commands', () => {
       expect(unknown.stderr).toContain('frobnicate');
       const none = await runCsg([]);
       expectUsageError(none);
-      const replay = await runCsg(['replay', 'capture.txt']);
+      const replay = await runCsg(['replay', 'no-such-capture.txt']);
       expectUsageError(replay);
-      expect(replay.stderr).toBe('csg: "replay" is not implemented yet (issue 3)\n');
+      expect(replay.stderr).toMatch(/^csg: cannot read no-such-capture\.txt: /);
       const envelope = await runCsg(['envelope']);
       expectUsageError(envelope);
       expect(envelope.stderr).toContain('"envelope" is not implemented yet');

@@ -1,0 +1,248 @@
+/**
+ * `csg replay CAPTURE [--format F] [--url URL] [--events OUT] [--compare] [--rules PACK]`
+ * (DESIGN.md §5, issue 3): a captured response body, or every LLM response in
+ * a HAR file exported from DevTools, run through its wire adapter and the
+ * guard as the page hook would run it.
+ *
+ * - A raw body (a file, or "-" for standard input): the format is detected from
+ *   the content (a WireProbe with the `--url` given, else none, a content type
+ *   sniffed from the first characters, the first ~1 KB), or forced with
+ *   `--format NAME`. Standard output gets exactly the re-serialised stream.
+ * - A HAR (`--format har`, or auto when the JSON has `log.entries`): each entry
+ *   whose response an adapter recognises (URL, method, mimeType, body; base64
+ *   bodies decoded) is replayed; standard output gets the same HAR with those
+ *   bodies replaced (re-encoded as stored), every other byte kept. Entries no
+ *   adapter recognises are left as they are and listed on stderr as
+ *   `csg: unguarded: <method> <url> (<mimeType>)`, never passed as safe silently.
+ * - `--events OUT`: JSON Lines, a guard event per line with `stream` (the HAR
+ *   entry index; 0 for a raw body) and `channel` before the `csg scan --events`
+ *   fields; then the stream's wire issues as
+ *   `{"type":"wire-issue","stream","kind","detail"}`. Wire issues also go to stderr.
+ * - `--compare`: per stream, one line on standard output saying whether the
+ *   chunked replays equal the whole one (chunking-comparison.ts), nothing else.
+ *
+ * Exit status: 1 when --compare found a difference; otherwise 3 when a stream
+ * was blocked, else 0; 2 (one line `csg: …`) for bad usage, an unreadable
+ * capture, an unknown format, a body no adapter recognises, a malformed HAR.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { CompiledPack } from '../core/rules/compile-pack.ts';
+import { adapterByFormat, detectAdapter, wireAdapters } from '../core/wire/adapter-registry.ts';
+import { captureProbe } from '../core/wire/capture-format.ts';
+import { type ReplayOutcome, replayBody } from '../core/wire/replay-body.ts';
+import type { Framing, WireAdapter, WireFormat, WireProbe } from '../core/wire/wire-event.ts';
+import { type FlagSpec, flagValue, parseArguments } from './cli-arguments.ts';
+import { compareChunkings, comparisonLine } from './chunking-comparison.ts';
+import { eventRecord } from './event-record.ts';
+import { fileErrorMessage } from './file-error-message.ts';
+import {
+  type HarCapture,
+  type HarEntryBody,
+  harIfAny,
+  parseHar,
+  rewriteHar,
+} from './har-capture.ts';
+import { replayHelp } from './help-text.ts';
+import { decodedReads, openInputSource } from './input-source.ts';
+import { OutputSink } from './output-sink.ts';
+import { loadPackFile } from './pack-file.ts';
+import { UsageError } from './usage-error.ts';
+
+const replayFlags: FlagSpec = {
+  format: false,
+  url: false,
+  events: false,
+  compare: true,
+  rules: false,
+};
+
+export const REPLAY_DIFFERS_EXIT = 1;
+export const REPLAY_BLOCKED_EXIT = 3;
+
+/** `auto`, `har`, or the name of a registered adapter's format. */
+type FormatChoice = 'auto' | 'har' | WireFormat;
+
+/** The formats `--format` takes: the registered adapters' (so a new adapter needs no change here). */
+export function formatNames(): string[] {
+  return ['auto', 'har', ...new Set(wireAdapters.map((adapter) => adapter.format))];
+}
+
+function parseFormat(value: string | undefined): FormatChoice {
+  if (value === undefined) return 'auto';
+  const names = formatNames();
+  if (!names.includes(value)) {
+    throw new UsageError(`unknown --format "${value}" (one of: ${names.join(', ')})`);
+  }
+  return value as FormatChoice;
+}
+
+/** The framings a sniffed content type can carry, best first. */
+function framingsOf(contentType: string): Framing[] {
+  if (contentType.includes('event-stream')) return ['sse'];
+  if (contentType.includes('ndjson')) return ['ndjson'];
+  if (contentType.includes('json')) return ['whole-body', 'length-prefixed'];
+  return [];
+}
+
+/**
+ * The adapter of a named format for this body: one that recognises it, else
+ * one whose framing fits the body (a JSON history is not read as SSE), else
+ * the format's streaming adapter.
+ */
+function adapterOfFormat(format: WireFormat, probe: WireProbe): WireAdapter | undefined {
+  const candidates = wireAdapters.filter((adapter) => adapter.format === format);
+  const detected = candidates.find((adapter) => adapter.detect(probe));
+  if (detected !== undefined) return detected;
+  for (const framing of framingsOf(probe.contentType)) {
+    const fitting = candidates.find((adapter) => adapter.framing === framing);
+    if (fitting !== undefined) return fitting;
+  }
+  return adapterByFormat(format);
+}
+
+/** One response to replay: a raw body (index 0) or a HAR entry (its index). */
+interface ReplayStream {
+  index: number;
+  adapter: WireAdapter;
+  text: string;
+}
+
+/** The `--events OUT` file, opened before any work so a bad path fails first. */
+class ReplayEventsFile {
+  private readonly fd: number;
+
+  constructor(path: string) {
+    try {
+      this.fd = openSync(path, 'w');
+    } catch (error) {
+      throw new UsageError(`cannot write events to ${path}: ${fileErrorMessage(error)}`);
+    }
+  }
+
+  write(stream: number, outcome: ReplayOutcome): void {
+    let lines = '';
+    for (const { channel, event } of outcome.events) {
+      const head = `{"stream":${stream},"channel":${JSON.stringify(channel)},`;
+      lines += head + eventRecord(event).slice(1) + '\n';
+    }
+    for (const issue of outcome.issues) {
+      const { kind, detail } = issue;
+      lines += JSON.stringify({ type: 'wire-issue', stream, kind, detail }) + '\n';
+    }
+    if (lines.length > 0) writeSync(this.fd, lines);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+async function readCapture(path: string): Promise<{ label: string; text: string }> {
+  const source = await openInputSource(path);
+  const parts: string[] = [];
+  for await (const text of decodedReads(source)) parts.push(text);
+  return { label: source.label, text: parts.join('') };
+}
+
+/** The adapter of a HAR entry, or undefined (unguarded). */
+function entryAdapter(entry: HarEntryBody): WireAdapter | undefined {
+  if (entry.text === undefined) return undefined;
+  const facts = { text: entry.text, url: entry.url, method: entry.method };
+  const recorded = entry.mimeType === 'x-unknown' ? '' : entry.mimeType;
+  // The recorded type first; then the one the body shows (DevTools may record
+  // none, or a generic one, for a stream).
+  return (
+    detectAdapter(captureProbe({ ...facts, contentType: recorded })) ??
+    (recorded === '' ? undefined : detectAdapter(captureProbe(facts)))
+  );
+}
+
+function harStreams(har: HarCapture): ReplayStream[] {
+  const streams: ReplayStream[] = [];
+  for (const entry of har.entries) {
+    const adapter = entryAdapter(entry);
+    if (adapter !== undefined && entry.text !== undefined) {
+      streams.push({ index: entry.index, adapter, text: entry.text });
+    } else {
+      process.stderr.write(`csg: unguarded: ${entry.method} ${entry.url} (${entry.mimeType})\n`);
+    }
+  }
+  return streams;
+}
+
+function rawStream(text: string, format: FormatChoice, url: string | undefined): ReplayStream {
+  const probe = captureProbe(url === undefined ? { text } : { text, url });
+  const adapter =
+    format === 'auto' || format === 'har' ? detectAdapter(probe) : adapterOfFormat(format, probe);
+  if (adapter === undefined) {
+    throw new UsageError('cannot recognise the capture format; use --format');
+  }
+  return { index: 0, adapter, text };
+}
+
+function reportIssues(stream: ReplayStream, outcome: ReplayOutcome): void {
+  for (const issue of outcome.issues) {
+    process.stderr.write(
+      `csg: stream ${stream.index} ${stream.adapter.format}: ${issue.kind}: ${issue.detail}\n`,
+    );
+  }
+}
+
+export async function replayCommand(argv: readonly string[]): Promise<number> {
+  const args = parseArguments('replay', argv, replayFlags, 1);
+  if (args.help) {
+    process.stdout.write(replayHelp);
+    return 0;
+  }
+  const path = args.positionals[0];
+  if (path === undefined) {
+    throw new UsageError(
+      'missing CAPTURE (a response body or HAR file, or "-" for standard input)',
+    );
+  }
+  const format = parseFormat(flagValue(args, 'format'));
+  const rulesPath = flagValue(args, 'rules');
+  const pack: CompiledPack =
+    rulesPath === undefined
+      ? (await import('../core/rules/builtin-packs.ts')).getCorePack()
+      : await loadPackFile(rulesPath);
+  const eventsPath = flagValue(args, 'events');
+  const eventsFile = eventsPath === undefined ? null : new ReplayEventsFile(eventsPath);
+  try {
+    const { label, text } = await readCapture(path);
+    const har =
+      format === 'har' ? parseHar(text, label) : format === 'auto' ? harIfAny(text, label) : null;
+    const url = flagValue(args, 'url');
+    if (har !== null && url !== undefined) {
+      throw new UsageError('--url is for a response body; a HAR names the URL of each entry');
+    }
+    const streams = har === null ? [rawStream(text, format, url)] : harStreams(har);
+    const out = new OutputSink(process.stdout);
+    let blocked = false;
+    let differs = false;
+    const bodies = new Map<number, string>();
+    for (const stream of streams) {
+      let outcome: ReplayOutcome;
+      if (args.flags.has('compare')) {
+        const comparison = compareChunkings(stream.adapter, pack, stream.text);
+        outcome = comparison.whole;
+        if (comparison.difference !== null) differs = true;
+        await out.write(comparisonLine(stream.index, stream.adapter.format, comparison) + '\n');
+      } else {
+        outcome = replayBody(stream.adapter, pack, [stream.text]);
+        if (outcome.output !== stream.text) bodies.set(stream.index, outcome.output);
+      }
+      blocked ||= outcome.blocked;
+      eventsFile?.write(stream.index, outcome);
+      reportIssues(stream, outcome);
+    }
+    if (!args.flags.has('compare')) {
+      if (har === null) await out.write(bodies.get(0) ?? text);
+      else await out.write(rewriteHar(text, har.entries, bodies));
+    }
+    if (differs) return REPLAY_DIFFERS_EXIT;
+    return blocked ? REPLAY_BLOCKED_EXIT : 0;
+  } finally {
+    eventsFile?.close();
+  }
+}
