@@ -1,7 +1,7 @@
 /**
  * Value-level edits of a JSON text that keep every other byte as the server
  * sent it: replace any value (a number, an op name) or drop elements of an
- * array. `json-string-span.ts` covers string literals only; citation offsets
+ * array (`json-string-span.ts` builds its string edits on the same locator); citation offsets
  * (`start_idx`/`end_idx`, WIRE-FORMATS.md §1.4) are numbers and a citation that
  * can no longer point at the right text must be dropped from its array.
  */
@@ -13,7 +13,7 @@ export type JsonEdit =
   /** Keep only the elements of the array at `path` for which `keep(index)` holds. */
   | { path: JsonPath; keep: (index: number) => boolean };
 
-interface ValueSpan {
+export interface ValueSpan {
   start: number;
   end: number;
   /** Spans of the elements when the value is an array. */
@@ -111,7 +111,8 @@ class Locator {
   }
 }
 
-function locate(json: string, path: JsonPath): ValueSpan | null {
+/** Span of the value at `path` (with its elements' spans when it is an array), or null. */
+export function locateJsonValue(json: string, path: JsonPath): ValueSpan | null {
   return new Locator(json).value(path, 0);
 }
 
@@ -119,7 +120,7 @@ function locate(json: string, path: JsonPath): ValueSpan | null {
 export function editJson(json: string, edits: readonly JsonEdit[]): string {
   let out = json;
   for (const edit of edits) {
-    const span = locate(out, edit.path);
+    const span = locateJsonValue(out, edit.path);
     if (span === null) throw new Error(`no value at ${JSON.stringify(edit.path)}`);
     if ('json' in edit) {
       out = out.slice(0, span.start) + edit.json + out.slice(span.end);
