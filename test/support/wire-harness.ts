@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CompiledPack } from '../../src/core/rules/compile-pack.ts';
+import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
+import { type CompiledPack, compilePack } from '../../src/core/rules/compile-pack.ts';
 import { replayBody } from '../../src/core/wire/replay-body.ts';
 import type { WireAdapter } from '../../src/core/wire/wire-event.ts';
 import { createWireTransform } from '../../src/core/wire/wire-transform.ts';
@@ -52,5 +53,16 @@ export function wholeReplay(adapter: WireAdapter, pack: CompiledPack, text: stri
 export function sseResponse(text: string): Response {
   return new Response(new TextEncoder().encode(text), {
     headers: { 'content-type': 'text/event-stream' },
+  });
+}
+
+/** A pack holding one core rule with its action turned into `block`, for block-ending tests. */
+export function blockingPack(ruleId: string): CompiledPack {
+  const rule = getCorePack().rules.find((r) => r.id === ruleId);
+  if (rule === undefined) throw new Error(`no core rule ${ruleId}`);
+  return compilePack({
+    name: 'block-test',
+    version: '1',
+    rules: [{ ...rule.spec, action: 'block' }],
   });
 }

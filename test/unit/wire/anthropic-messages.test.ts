@@ -4,10 +4,10 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { anthropicMessages } from '../../../src/core/wire/adapters/anthropic-messages.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import {
+  blockingPack,
   fixture,
   splitBytes,
   sseResponse,
@@ -75,11 +75,7 @@ describe('anthropic messages adapter', () => {
   });
 
   it('a block ends like a refusal: the open block stops, stop_reason "refusal", message_stop', async () => {
-    const blocking = compilePack({
-      name: 'block-test',
-      version: '1',
-      rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-    });
+    const blocking = blockingPack('github-pat');
     const replay = replayBody(anthropicMessages, blocking, [secret]);
     const read = await readWithSdk(replay.output);
     expect(read.textOf(1)).toBe('Here it is: ');

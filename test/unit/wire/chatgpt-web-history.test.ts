@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { chatgptWebHistory } from '../../../src/core/wire/adapters/chatgpt-web-history.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import { fixture, wholeReplay } from '../../support/wire-harness.ts';
+import { blockingPack, fixture, wholeReplay } from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const history = fixture('chatgpt-web/history.json');
@@ -67,11 +66,7 @@ describe('chatgpt-web history load (GET /backend-api/conversation/{id})', () => 
   });
 
   it('a block cuts the blocked text and still yields a well-formed document', () => {
-    const blocking = compilePack({
-      name: 'block-test',
-      version: '1',
-      rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-    });
+    const blocking = blockingPack('github-pat');
     const replay = replayBody(chatgptWebHistory, blocking, [history]);
     expect(replay.blocked).toBe(true);
     const after = nodes(replay.output);

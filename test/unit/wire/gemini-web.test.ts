@@ -5,7 +5,13 @@ import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { geminiWeb } from '../../../src/core/wire/adapters/gemini-web.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import { fixture, splitBytes, throughTransform, wholeReplay } from '../../support/wire-harness.ts';
+import {
+  blockingPack,
+  fixture,
+  splitBytes,
+  throughTransform,
+  wholeReplay,
+} from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const benign = fixture('gemini-web/benign.txt');
@@ -64,11 +70,7 @@ function readGemini(body: string) {
   return { snapshots, kinds, text: last?.text ?? '', finished: last?.status === 2 };
 }
 
-const blocking = compilePack({
-  name: 'block-test',
-  version: '1',
-  rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-});
+const blocking = blockingPack('github-pat');
 
 describe('gemini-web adapter', () => {
   it('passes an answer without matches through byte for byte (multi-byte, astral, escapes)', () => {

@@ -7,7 +7,13 @@ import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { libreChatHistory } from '../../../src/core/wire/adapters/librechat-history.ts';
 import { libreChat } from '../../../src/core/wire/adapters/librechat.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import { fixture, splitBytes, throughTransform, wholeReplay } from '../../support/wire-harness.ts';
+import {
+  blockingPack,
+  fixture,
+  splitBytes,
+  throughTransform,
+  wholeReplay,
+} from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const secret = fixture('librechat/secret-split.sse');
@@ -75,11 +81,7 @@ function readLibre(body: string) {
   return { messages, final, text: partText('text') || text, think: partText('think'), seen };
 }
 
-const blocking = compilePack({
-  name: 'block-test',
-  version: '1',
-  rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-});
+const blocking = blockingPack('github-pat');
 
 describe('librechat adapter', () => {
   it('passes a stream without matches through byte for byte (legacy cumulative text, comments)', () => {

@@ -3,10 +3,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { lobeChat } from '../../../src/core/wire/adapters/lobechat.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import { fixture, splitBytes, throughTransform, wholeReplay } from '../../support/wire-harness.ts';
+import {
+  blockingPack,
+  fixture,
+  splitBytes,
+  throughTransform,
+  wholeReplay,
+} from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const benign = fixture('lobechat/benign.sse');
@@ -83,11 +88,7 @@ describe('lobechat adapter', () => {
   });
 
   it('a block ends the answer with `event: stop` and the client reads it to the end', () => {
-    const blocking = compilePack({
-      name: 'block-test',
-      version: '1',
-      rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-    });
+    const blocking = blockingPack('github-pat');
     const replay = replayBody(lobeChat, blocking, [secret]);
     expect(replay.blocked).toBe(true);
     const read = readLobe(replay.output);

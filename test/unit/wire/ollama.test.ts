@@ -2,20 +2,21 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { ollamaJson, ollamaStream } from '../../../src/core/wire/adapters/ollama.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import { fixture, splitBytes, throughTransform, wholeReplay } from '../../support/wire-harness.ts';
+import {
+  blockingPack,
+  fixture,
+  splitBytes,
+  throughTransform,
+  wholeReplay,
+} from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const benign = fixture('ollama/chat-benign.ndjson');
 const chat = fixture('ollama/chat-secret-split.ndjson');
 const generate = fixture('ollama/generate-secret-split.ndjson');
-const blocking = compilePack({
-  name: 'block-test',
-  version: '1',
-  rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-});
+const blocking = blockingPack('github-pat');
 
 interface Line {
   model?: string;

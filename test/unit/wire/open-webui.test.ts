@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { openWebUiHistory } from '../../../src/core/wire/adapters/open-webui-history.ts';
 import {
   OpenWebUiSocketGuard,
@@ -15,7 +14,13 @@ import {
   openWebUiCompletionsJson,
 } from '../../../src/core/wire/adapters/open-webui.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import { fixture, splitBytes, throughTransform, wholeReplay } from '../../support/wire-harness.ts';
+import {
+  blockingPack,
+  fixture,
+  splitBytes,
+  throughTransform,
+  wholeReplay,
+} from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const socketSecret = fixture('open-webui/socket-secret.txt').split('\n').filter(Boolean);
@@ -25,11 +30,7 @@ const chatJson = fixture('open-webui/chat.json');
 const TOKEN = 'ghp_EXAMPLEexampleEXAMPLEexample01234567';
 const LEAK = /ghp_|EXAMPLEexam|collector\.example\.net\/[pqz]/;
 
-const blocking = compilePack({
-  name: 'block-test',
-  version: '1',
-  rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-});
+const blocking = blockingPack('github-pat');
 
 type Json = Record<string, unknown>;
 

@@ -4,10 +4,10 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { openAiChatJson, openAiChatStream } from '../../../src/core/wire/adapters/openai-chat.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import {
+  blockingPack,
   fixture,
   splitBytes,
   sseResponse,
@@ -71,11 +71,7 @@ describe('openai-chat adapter', () => {
   });
 
   it('a block ends the answer the way OpenAI ends a filtered one, and the SDK finishes cleanly', async () => {
-    const blocking = compilePack({
-      name: 'block-test',
-      version: '1',
-      rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-    });
+    const blocking = blockingPack('github-pat');
     const replay = replayBody(openAiChatStream, blocking, [secret]);
     expect(replay.blocked).toBe(true);
     const read = await readWithSdk(replay.output);
@@ -92,11 +88,7 @@ describe('openai-chat adapter', () => {
   });
 
   it('a non-streaming answer blocked before any text still parses, with finish_reason content_filter', () => {
-    const blocking = compilePack({
-      name: 'block-test',
-      version: '1',
-      rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-    });
+    const blocking = blockingPack('github-pat');
     const token = 'ghp_' + 'EXAMPLEexample'.repeat(2) + '01234567';
     const body = `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"${token} rest"},"finish_reason":"stop"}]}`;
     const replay = replayBody(openAiChatJson, blocking, [body]);

@@ -5,13 +5,13 @@ import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import {
   openAiResponsesJson,
   openAiResponsesStream,
 } from '../../../src/core/wire/adapters/openai-responses.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import {
+  blockingPack,
   fixture,
   splitBytes,
   sseResponse,
@@ -23,11 +23,7 @@ const pack = getCorePack();
 const secret = fixture('openai-responses/secret-split.sse');
 const benign = fixture('openai-responses/benign.sse');
 const jsonBody = fixture('openai-responses/response.json');
-const blocking = compilePack({
-  name: 'block-test',
-  version: '1',
-  rules: [{ ...pack.rules.find((r) => r.id === 'github-pat')!.spec, action: 'block' }],
-});
+const blocking = blockingPack('github-pat');
 const MSG = 'msg_EXAMPLE2';
 
 async function readWithSdk(body: string) {
