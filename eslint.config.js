@@ -35,6 +35,7 @@ export default defineConfig(
       'dist/**',
       'node_modules/**',
       'artifacts/**',
+      'demo-output/**',
       'coverage/**',
       'test/fixtures/**',
       'package-lock.json',

@@ -5,7 +5,7 @@
 // with the extension loaded.
 // - Without a display (no DISPLAY) or with --headless: tours the demo headless (asks the
 //   "secret", "image" and "tags" prompts, opens the popup), saves screenshots to
-//   artifacts/demo/*.png, prints their paths and exits 0.
+//   demo-output/*.png, prints their paths and exits 0.
 // - With a display: opens a visible window and keeps running until Ctrl-C.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -50,7 +50,7 @@ const page = (await target.browser.pages())[0] ?? (await target.browser.newPage(
 await page.goto(`${chat.url}/`, { waitUntil: 'load' });
 
 if (headless) {
-  const outDir = join(root, 'artifacts', 'demo');
+  const outDir = join(root, 'demo-output');
   mkdirSync(outDir, { recursive: true });
   const shots = [];
   const shoot = async (tab, name) => {
