@@ -163,11 +163,15 @@ export class Scanner {
         if (node === 0) {
           // Nothing partial: skip every position whose bigram starts nothing.
           const last = to - 1;
-          while (p < last) {
-            const i = p - base;
-            if (bigrams[((text.charCodeAt(i) & 0xff) << 8) | (text.charCodeAt(i + 1) & 0xff)] === 1)
-              break;
-            p++;
+          if (p < last) {
+            // Each unit is read once: the second half of one bigram, the first of the next.
+            let high = (text.charCodeAt(p - base) & 0xff) << 8;
+            while (p < last) {
+              const low = text.charCodeAt(p + 1 - base) & 0xff;
+              if (bigrams[high | low] === 1) break;
+              high = low << 8;
+              p++;
+            }
           }
           if (p >= to) break;
         }
