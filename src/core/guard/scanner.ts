@@ -24,6 +24,7 @@ import type { Alphabet } from '../regex/alphabet.ts';
 import { DEAD, type LazyDfa } from '../regex/lazy-dfa.ts';
 import { UnitKind } from '../regex/nfa.ts';
 import type { InputText } from './input-text.ts';
+import type { BigramHits } from './bigram-hits.ts';
 import type { KeywordAutomaton } from './keyword-automaton.ts';
 
 export interface ScanRule {
@@ -96,6 +97,8 @@ export class Scanner {
    * closer look.
    */
   private readonly bigrams: Uint8Array | null;
+  /** The stream's shared hit list for the newest chunk, when the owner computes one. */
+  private hits: BigramHits | null = null;
   private readonly dedupe = new Map<number, number>();
 
   constructor(
@@ -115,6 +118,16 @@ export class Scanner {
     });
     this.startsAny = Uint8Array.from(this.startersByClass, (list) => (list === undefined ? 0 : 1));
     this.bigrams = keywords === null ? null : cachedBigrams(keywords, alphabet, this.startsAny);
+  }
+
+  /** This scanner's bigram prefilter table (null without keywords). */
+  get bigramTable(): Uint8Array | null {
+    return this.bigrams;
+  }
+
+  /** Use the owner's shared hit list (a superset of this scanner's own hits). */
+  useHits(hits: BigramHits): void {
+    this.hits = hits;
   }
 
   get isStopped(): boolean {
@@ -163,7 +176,24 @@ export class Scanner {
         if (node === 0) {
           // Nothing partial: skip every position whose bigram starts nothing.
           const last = to - 1;
-          if (p < last) {
+          const hits = this.hits;
+          if (hits !== null && p >= hits.from && p < hits.to && hits.to >= last) {
+            // Jump between the shared hits; only this scanner's own bigrams stop it.
+            const positions = hits.positions;
+            let k = hits.firstAtOrAfter(p);
+            p = last;
+            for (; k < hits.count; k++) {
+              const h = positions[k] as number;
+              if (h >= last) break;
+              const i = h - base;
+              if (
+                bigrams[((text.charCodeAt(i) & 0xff) << 8) | (text.charCodeAt(i + 1) & 0xff)] === 1
+              ) {
+                p = h;
+                break;
+              }
+            }
+          } else if (p < last) {
             // Each unit is read once: the second half of one bigram, the first of the next.
             let high = (text.charCodeAt(p - base) & 0xff) << 8;
             while (p < last) {

@@ -23,6 +23,7 @@ import type {
   MatchEvent,
   ReleasePiece,
 } from './guard-event.ts';
+import { BigramHits } from './bigram-hits.ts';
 import { InputText, isHighSurrogate } from './input-text.ts';
 import { type Candidate, RuleFailure, Scanner } from './scanner.ts';
 
@@ -53,6 +54,7 @@ export class StreamGuard {
   private readonly changing: Scanner | null;
   private readonly flagging: Scanner | null;
   private readonly packLabel: string;
+  private readonly hits: BigramHits | null;
   private readonly raised = new Map<string, number>();
   private emitPos = 0;
   private out: string[] = [];
@@ -85,6 +87,7 @@ export class StreamGuard {
     }
     this.changing = this.scannerFor(this.changingRules, 1);
     this.flagging = this.scannerFor(this.flaggingRules, 0);
+    this.hits = sharedHits([this.changing, this.flagging]);
   }
 
   /** Feeds the next chunk; returns what may be released now. */
@@ -94,7 +97,13 @@ export class StreamGuard {
     this.stats.chunks++;
     this.stats.chars += text.length;
     if (!this.blocked) {
+      const before = this.input.end;
       this.input.append(text);
+      if (this.hits !== null) {
+        const { text: retained, base } = this.input.view();
+        // Bigrams starting from the last unit of the previous chunk up to the next-to-last unit.
+        this.hits.compute(retained, base, Math.max(base, before - 1), this.input.end - 1);
+      }
       this.scan(() => {
         this.flagging?.advance(this.input.end);
         this.changing?.advance(this.input.end);
@@ -261,6 +270,34 @@ export class StreamGuard {
     if (this.flagging) keep = Math.min(keep, this.flagging.needFrom());
     this.input.trimBefore(keep);
   }
+}
+
+/** Union tables per pair of scanner tables (the tables are cached per pack subset). */
+const unionCache = new WeakMap<Uint8Array, WeakMap<Uint8Array, Uint8Array>>();
+
+function unionOf(a: Uint8Array, b: Uint8Array): Uint8Array {
+  let inner = unionCache.get(a);
+  if (inner === undefined) {
+    inner = new WeakMap();
+    unionCache.set(a, inner);
+  }
+  let union = inner.get(b);
+  if (union === undefined) {
+    union = new Uint8Array(a.length);
+    for (let i = 0; i < union.length; i++) union[i] = (a[i] as number) | (b[i] as number);
+    inner.set(b, union);
+  }
+  return union;
+}
+
+/** One hit list for all scanners with a bigram prefilter, over the union of their tables. */
+function sharedHits(scanners: (Scanner | null)[]): BigramHits | null {
+  const tables = scanners.flatMap((s) => (s?.bigramTable ? [s.bigramTable] : []));
+  const [first, second] = tables;
+  if (first === undefined) return null;
+  const hits = new BigramHits(second === undefined ? first : unionOf(first, second));
+  for (const s of scanners) if (s?.bigramTable) s.useHits(hits);
+  return hits;
 }
 
 function effectiveAction(

@@ -1,0 +1,47 @@
+/**
+ * One shared pass over each new chunk for all scanners of a stream: the
+ * positions whose bigram (low bytes of two consecutive units) some scanner's
+ * prefilter marks. Each scanner then jumps between these positions, checking
+ * only its own table there, instead of reading every unit itself.
+ */
+export class BigramHits {
+  /** Absolute positions p (ascending) whose bigram (p, p + 1) is marked in the union table. */
+  positions = new Int32Array(1024);
+  count = 0;
+  /** The positions cover bigrams starting in [from, to). */
+  from = 0;
+  to = 0;
+
+  constructor(private readonly union: Uint8Array) {}
+
+  /** Recomputes the hits for bigrams starting in [from, to) of `text` (whose first unit is at `base`). */
+  compute(text: string, base: number, from: number, to: number): void {
+    this.from = from;
+    this.to = Math.max(from, to);
+    this.count = 0;
+    if (to <= from) return;
+    if (this.positions.length < to - from) this.positions = new Int32Array(to - from);
+    const union = this.union;
+    const positions = this.positions;
+    let n = 0;
+    let high = (text.charCodeAt(from - base) & 0xff) << 8;
+    for (let p = from; p < to; p++) {
+      const low = text.charCodeAt(p + 1 - base) & 0xff;
+      if (union[high | low] === 1) positions[n++] = p;
+      high = low << 8;
+    }
+    this.count = n;
+  }
+
+  /** Index of the first hit at or after `p` (binary search). */
+  firstAtOrAfter(p: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.positions[mid] as number) < p) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
