@@ -99,7 +99,8 @@ export class StreamGuard {
     if (!this.blocked) {
       const before = this.input.end;
       this.input.append(text);
-      if (this.hits !== null) {
+      // Tiny chunks (token deltas) are cheaper to scan directly than to index first.
+      if (this.hits !== null && text.length >= SHARED_PASS_MIN_CHUNK) {
         const { text: retained, base } = this.input.view();
         // Bigrams starting from the last unit of the previous chunk up to the next-to-last unit.
         this.hits.compute(retained, base, Math.max(base, before - 1), this.input.end - 1);
@@ -271,6 +272,9 @@ export class StreamGuard {
     this.input.trimBefore(keep);
   }
 }
+
+/** Below this chunk size each scanner reads the units itself (see `BigramHits`). */
+const SHARED_PASS_MIN_CHUNK = 64;
 
 /** Union tables per pair of scanner tables (the tables are cached per pack subset). */
 const unionCache = new WeakMap<Uint8Array, WeakMap<Uint8Array, Uint8Array>>();
