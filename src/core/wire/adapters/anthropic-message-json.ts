@@ -6,15 +6,12 @@
  * before any text could be released gives the same message with its text
  * emptied and `stop_reason: "refusal"`.
  */
-import { type JsonPath, replaceStrings } from '../json-string-span.ts';
 import { isRecord } from '../sse-json-render.ts';
-import { type TextSlot, type WireAdapter, passThrough } from '../wire-event.ts';
+import { type LocatedText, locatedJsonEvent } from '../located-text.ts';
+import { type WireAdapter, passThrough } from '../wire-event.ts';
 import { setJsonPath } from './json-structural-edit.ts';
 
-interface Located {
-  slot: TextSlot;
-  path: JsonPath;
-}
+type Located = LocatedText;
 
 function messageSlots(json: Record<string, unknown>): Located[] {
   if (!Array.isArray(json.content)) return [];
@@ -55,15 +52,7 @@ export const anthropicMessageJson: WireAdapter = {
         }
         const located = messageSlots(json);
         pending = { json, located, raw: frame.raw };
-        return {
-          frame,
-          slots: located.map((l) => l.slot),
-          render: (texts) =>
-            replaceStrings(
-              frame.raw,
-              located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
-            ),
-        };
+        return locatedJsonEvent(frame, located);
       },
       emitted() {
         emitted = true;

@@ -10,25 +10,15 @@
  * Each text field is its own channel, in `echo` mode (a complete text), and is
  * replaced in place: every other byte of the body stays as the server sent it.
  */
-import { type JsonPath, replaceStrings } from '../json-string-span.ts';
+import type { JsonPath } from '../json-string-span.ts';
+import { type LocatedText, emptiedOnBlockSession, locatedJsonEvent } from '../located-text.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { isRecord } from '../sse-json-render.ts';
-import {
-  type AdapterSession,
-  type TextSlot,
-  type WireAdapter,
-  type WireEvent,
-  passThrough,
-} from '../wire-event.ts';
+import { type WireAdapter, type WireEvent, passThrough } from '../wire-event.ts';
 
-interface Located {
-  slot: TextSlot;
-  path: JsonPath;
-}
-
-function messageTexts(message: unknown, k: number): Located[] {
+function messageTexts(message: unknown, k: number): LocatedText[] {
   if (!isRecord(message) || message.isCreatedByUser === true) return [];
-  const found: Located[] = [];
+  const found: LocatedText[] = [];
   const add = (channel: string, text: unknown, path: JsonPath) => {
     if (typeof text === 'string') found.push({ slot: { channel, mode: 'echo', text }, path });
   };
@@ -56,38 +46,7 @@ function decode(frame: RawFrame): WireEvent {
   }
   if (!Array.isArray(json)) return passThrough(frame, 'librechat-history: body is not an array');
   const found = json.flatMap((message: unknown, k: number) => messageTexts(message, k));
-  return {
-    frame,
-    slots: found.map((l) => l.slot),
-    render: (texts) =>
-      replaceStrings(
-        frame.raw,
-        found.map((l, i) => ({ path: l.path, value: texts[i] as string })),
-      ),
-  };
-}
-
-/**
- * On a block the rewriter sends the body cut at the block point; when the block
- * sits at the very start of a text nothing could be sent, so the body goes out
- * with every guarded text emptied: still valid JSON, nothing unguarded.
- */
-function session(): AdapterSession {
-  let last: WireEvent | undefined;
-  let sent = false;
-  return {
-    decode(frame) {
-      last = decode(frame);
-      return last;
-    },
-    emitted() {
-      sent = true;
-    },
-    blockEnding() {
-      if (sent || last === undefined || last.slots.length === 0) return '';
-      return last.render(last.slots.map(() => ''));
-    },
-  };
+  return locatedJsonEvent(frame, found);
 }
 
 export const libreChatHistory: WireAdapter = {
@@ -97,5 +56,5 @@ export const libreChatHistory: WireAdapter = {
     (probe.method === undefined || probe.method.toUpperCase() === 'GET') &&
     probe.contentType.includes('application/json') &&
     /\/api\/messages\/[^/?#]+(?:[?#]|$)/.test(probe.url),
-  open: session,
+  open: () => emptiedOnBlockSession(decode),
 };

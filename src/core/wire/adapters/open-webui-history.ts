@@ -14,25 +14,15 @@
  * Every text field is its own channel in `echo` mode, replaced in place; every
  * other byte of the body stays as the server sent it.
  */
-import { type JsonPath, replaceStrings } from '../json-string-span.ts';
+import type { JsonPath } from '../json-string-span.ts';
+import { type LocatedText, emptiedOnBlockSession, locatedJsonEvent } from '../located-text.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { isRecord } from '../sse-json-render.ts';
-import {
-  type AdapterSession,
-  type TextSlot,
-  type WireAdapter,
-  type WireEvent,
-  passThrough,
-} from '../wire-event.ts';
+import { type WireAdapter, type WireEvent, passThrough } from '../wire-event.ts';
 
-interface Located {
-  slot: TextSlot;
-  path: JsonPath;
-}
-
-function messageTexts(message: unknown, key: string, path: JsonPath): Located[] {
+function messageTexts(message: unknown, key: string, path: JsonPath): LocatedText[] {
   if (!isRecord(message) || message.role !== 'assistant') return [];
-  const found: Located[] = [];
+  const found: LocatedText[] = [];
   const add = (channel: string, text: unknown, at: JsonPath) => {
     if (typeof text === 'string') found.push({ slot: { channel, mode: 'echo', text }, path: at });
   };
@@ -71,9 +61,9 @@ function messageTexts(message: unknown, key: string, path: JsonPath): Located[] 
   return found;
 }
 
-function chatTexts(chat: unknown): Located[] {
+function chatTexts(chat: unknown): LocatedText[] {
   if (!isRecord(chat)) return [];
-  const found: Located[] = [];
+  const found: LocatedText[] = [];
   if (Array.isArray(chat.messages)) {
     chat.messages.forEach((m: unknown, k: number) => {
       found.push(...messageTexts(m, `messages:${k}`, ['chat', 'messages', k]));
@@ -96,38 +86,7 @@ function decode(frame: RawFrame): WireEvent {
   }
   if (!isRecord(json)) return passThrough(frame, 'open-webui-history: body is not an object');
   const found = chatTexts(json.chat);
-  return {
-    frame,
-    slots: found.map((l) => l.slot),
-    render: (texts) =>
-      replaceStrings(
-        frame.raw,
-        found.map((l, i) => ({ path: l.path, value: texts[i] as string })),
-      ),
-  };
-}
-
-/**
- * On a block the rewriter sends the body cut at the block point; when the block
- * sits at the very start of a text nothing could be sent, so the body goes out
- * with every guarded text emptied: still valid JSON, nothing unguarded.
- */
-function session(): AdapterSession {
-  let last: WireEvent | undefined;
-  let sent = false;
-  return {
-    decode(frame) {
-      last = decode(frame);
-      return last;
-    },
-    emitted() {
-      sent = true;
-    },
-    blockEnding() {
-      if (sent || last === undefined || last.slots.length === 0) return '';
-      return last.render(last.slots.map(() => ''));
-    },
-  };
+  return locatedJsonEvent(frame, found);
 }
 
 /** A chat by id (uuid), or a shared chat; not the list, tags, folders or other `/chats/` routes. */
@@ -138,5 +97,5 @@ export const openWebUiHistory: WireAdapter = {
   format: 'open-webui',
   framing: 'whole-body',
   detect: (probe) => probe.contentType.includes('application/json') && CHAT_URL.test(probe.url),
-  open: session,
+  open: () => emptiedOnBlockSession(decode),
 };

@@ -5,7 +5,6 @@
  * deltas, usage chunks and every other field pass through untouched. The
  * non-streaming answer (`stream: false`) is the same adapter on a whole body.
  */
-import type { JsonPath } from '../json-string-span.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
 import { replaceStrings } from '../json-string-span.ts';
 import {
@@ -16,6 +15,7 @@ import {
   passThrough,
 } from '../wire-event.ts';
 import type { RawFrame } from '../raw-frame.ts';
+import { type LocatedText, locatedJsonEvent } from '../located-text.ts';
 
 /** Guarded text fields of a streamed choice, and the channel each feeds. */
 const DELTA_FIELDS = [
@@ -24,10 +24,7 @@ const DELTA_FIELDS = [
   ['reasoning_content', 'reasoning'],
 ] as const;
 
-interface Located {
-  slot: TextSlot;
-  path: JsonPath;
-}
+type Located = LocatedText;
 
 function choiceSlots(
   json: unknown,
@@ -127,15 +124,7 @@ export const openAiChatJson: WireAdapter = {
         }
         const located = choiceSlots(json, 'message', 'echo');
         body = { raw: frame.raw, located };
-        return {
-          frame,
-          slots: located.map((l) => l.slot),
-          render: (texts) =>
-            replaceStrings(
-              frame.raw,
-              located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
-            ),
-        };
+        return locatedJsonEvent(frame, located);
       },
       emitted() {
         emitted = true;
