@@ -41,7 +41,6 @@ import { type JsonEdit, editJson } from '../json-value-edit.ts';
 import { PatchCursor, joinPath } from '../patch-cursor.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { editSseJson } from '../sse-json-edit.ts';
-import { withUnterminatedEvent } from '../unterminated-sse-event.ts';
 import { isRecord, sseJson } from '../sse-json-render.ts';
 import type { AdapterSession, TextSlot, WireAdapter, WireEvent } from '../wire-event.ts';
 
@@ -471,7 +470,7 @@ function chatgptSession(): AdapterSession {
   return {
     decode(received: RawFrame): WireEvent {
       // An unterminated last event is still applied by lenient page readers: guard it too.
-      const frame = withUnterminatedEvent(received);
+      const frame = received;
       lineEnd ??= frame.raw.length > 0 ? lineEndOf(frame.raw) : undefined;
       const b = new FrameBuild(pendingEnds);
       pendingEnds = [];
