@@ -295,9 +295,7 @@ function deepseekSession(): AdapterSession {
   }
 
   return {
-    decode(received: RawFrame): WireEvent {
-      // An unterminated last event is still applied by lenient page readers: guard it too.
-      const frame = received;
+    decode(frame: RawFrame): WireEvent {
       lineEnd ??= frame.raw.length > 0 ? lineEndOf(frame.raw) : undefined;
       const b = new FrameBuild(pendingEnds);
       pendingEnds = [];
