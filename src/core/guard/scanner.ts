@@ -248,10 +248,14 @@ export class Scanner {
     return Math.min(from, this.livePartialKeywordStart());
   }
 
-  /** Earliest absolute offset of the input this scanner may still read. */
-  needFrom(): number {
+  /**
+   * Earliest absolute offset of the input this scanner may still read. An owner
+   * that just released up to its hold point passes that offset (it is at most
+   * `holdFrom()`), so the hold is not computed twice per chunk.
+   */
+  needFrom(holdBound: number = this.holdFrom()): number {
     const depth = this.keywords === null ? 0 : (this.keywords.depth[this.acNode] as number);
-    return Math.max(0, Math.min(this.holdFrom(), this.cursor - depth - 1));
+    return Math.max(0, Math.min(holdBound, this.cursor - depth - 1));
   }
 
   private step(p: number): void {

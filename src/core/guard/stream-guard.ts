@@ -267,7 +267,8 @@ export class StreamGuard {
       return;
     }
     let keep = this.emitPos;
-    if (this.changing) keep = Math.min(keep, this.changing.needFrom());
+    // Release just stopped at (or before) the changing scanner's hold point.
+    if (this.changing) keep = Math.min(keep, this.changing.needFrom(this.emitPos));
     if (this.flagging) keep = Math.min(keep, this.flagging.needFrom());
     this.input.trimBefore(keep);
   }
