@@ -1,6 +1,6 @@
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import manifest from './manifest.json' with { type: 'json' };
 
 /**
@@ -10,9 +10,54 @@ import manifest from './manifest.json' with { type: 'json' };
  *
  * The MAIN-world hook and the ISOLATED bridge are built as standalone IIFE files:
  * crxjs's default async loader runs too late for a MAIN-world document_start script
- * in Chromium and 404s in Firefox (see ../shared/TOOLCHAIN.md).
+ * in Chromium and 404s in Firefox (see ../shared/TOOLCHAIN.md). They are not in the
+ * manifest (the background registers them per site, src/background/script-registration.ts),
+ * and crxjs only builds standalone files it finds in the manifest's content_scripts or
+ * behind a `?script` import, which would list them in web_accessible_resources for every
+ * page. So `standaloneContentScripts` below builds them itself, at the same paths.
  */
 export const STANDALONE_CONTENT_SCRIPTS = ['src/page/main-world.ts', 'src/content/bridge.ts'];
+
+/**
+ * Builds each of STANDALONE_CONTENT_SCRIPTS as one self-contained IIFE (Vite library
+ * mode, every import inlined) and emits it as `<dir>/<name>.js` next to the rest of
+ * the build, e.g. `src/page/main-world.js`. Not web-accessible: only
+ * `scripting.registerContentScripts` loads them.
+ */
+function standaloneContentScripts(): Plugin {
+  let minify: boolean | 'terser' | 'esbuild' | 'oxc' = false;
+  return {
+    name: 'csg:standalone-content-scripts',
+    apply: 'build',
+    configResolved(config) {
+      minify = config.build.minify;
+    },
+    async generateBundle() {
+      for (const entry of STANDALONE_CONTENT_SCRIPTS) {
+        const fileName = entry.replace(/\.ts$/, '.js');
+        const result = await build({
+          configFile: false,
+          logLevel: 'warn',
+          build: {
+            write: false,
+            emptyOutDir: false,
+            target: 'es2022',
+            minify,
+            sourcemap: false,
+            lib: { entry, formats: ['iife'], name: 'csg', fileName: () => fileName },
+            rollupOptions: { output: { inlineDynamicImports: true } },
+          },
+        });
+        const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) =>
+          'output' in r ? r.output : [],
+        );
+        const chunk = outputs.find((output) => output.type === 'chunk' && output.isEntry);
+        if (chunk?.type !== 'chunk') throw new Error(`no IIFE output for ${entry}`);
+        this.emitFile({ type: 'asset', fileName, source: chunk.code });
+      }
+    },
+  };
+}
 
 /** The source manifest as one browser sees it: Chrome does not know the gecko key. */
 function manifestFor(browser: 'chrome' | 'firefox'): ManifestV3Export {
@@ -34,8 +79,8 @@ export default defineConfig(({ mode }) => {
       crx({
         manifest: manifestFor(browser),
         browser,
-        contentScripts: { standaloneFiles: STANDALONE_CONTENT_SCRIPTS },
       }),
+      standaloneContentScripts(),
     ],
     build: {
       outDir: `dist/${browser}`,

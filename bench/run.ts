@@ -17,6 +17,9 @@
  * - wire: the OpenAI Chat and ChatGPT web adapters on a slice of the same text,
  *   one wire event per 4-unit chunk, and their cost over the engine alone
  *   (wire-throughput.ts); the slice size is `workload.wire_slice_bytes`.
+ * - browser: render timing of a 100k-token stream in Chromium with and without the
+ *   built extension, long tasks, MAIN-world script size (browser-render.ts);
+ *   `--no-browser` skips it, and a missing build or browser is reported as `error`.
  */
 import { StreamGuard } from '../src/core/guard/stream-guard.ts';
 import { scanText } from '../src/core/guard/scan-text.ts';
@@ -29,6 +32,7 @@ import { TailWindowGuard } from './baselines/tail-window-guard.ts';
 import { changingMatchSpans, clairvoyantMeanHeld } from './clairvoyant-hold.ts';
 import { garbageCollector, settledHeapUsed } from './garbage-collector.ts';
 import { unitOffsetAtBytes, utf8Length } from './utf8-length.ts';
+import { type BrowserReport, measureBrowser } from './browser-render.ts';
 import { measureWire } from './wire-throughput.ts';
 import { type Workload, buildWorkload } from './workload.ts';
 
@@ -146,7 +150,7 @@ function heapGrowth(workload: Workload, gc: () => void): { atMark: number; atEnd
   return { atMark, atEnd };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const started = process.hrtime.bigint();
   const gc = garbageCollector();
   const workload = buildWorkload();
@@ -200,6 +204,14 @@ function main(): void {
 
   const wire = measureWire(corePack, (bytes) => prefixOf(workload, bytes), log);
 
+  // `--no-browser` skips the browser runs (they need Chromium and a build).
+  let browser: BrowserReport | { error: string } | undefined;
+  if (!process.argv.includes('--no-browser')) {
+    browser = await measureBrowser(log).catch((error: unknown) => ({
+      error: error instanceof Error ? error.message : String(error),
+    }));
+  }
+
   const report = {
     engine: {
       mbps: round(engineMbps, 2),
@@ -216,6 +228,7 @@ function main(): void {
     },
     heap_growth_bytes: heap.atEnd - heap.atMark,
     wire: wire.report,
+    ...(browser ? { browser } : {}),
     workload: {
       bytes: workload.bytes,
       chars: workload.text.length,
@@ -260,6 +273,7 @@ function main(): void {
         `${report.wire.openai_chat_mbps} / ${report.wire.chatgpt_web_mbps ?? 'n/a'} MB/s`,
       ],
       ['wire overhead vs engine', `${report.wire.overhead_vs_engine}×`],
+      ...browserRows(browser),
       [
         'workload',
         `${workload.bytes} B, ${secretCount} secrets, ${spans.length} matches, ${corePack.rules.length} rules`,
@@ -271,4 +285,26 @@ function main(): void {
   process.stdout.write(JSON.stringify(report) + '\n');
 }
 
-main();
+function browserRows(browser: BrowserReport | { error: string } | undefined): [string, string][] {
+  if (browser === undefined) return [];
+  if ('error' in browser) return [['browser', `not measured: ${browser.error}`]];
+  const w = browser.with_extension;
+  const wo = browser.without_extension;
+  return [
+    [
+      `browser, ${browser.tokens} tokens: first token`,
+      `${round(w.ttft_ms, 1)} ms with, ${round(wo.ttft_ms, 1)} ms without`,
+    ],
+    [
+      'browser: total render',
+      `${round(w.total_ms, 0)} ms with, ${round(wo.total_ms, 0)} ms without (×${browser.total_ratio})`,
+    ],
+    ['browser: long tasks from the guard', `${browser.guard_long_tasks}`],
+    [
+      'MAIN-world script',
+      `${browser.main_world_bytes} B built, ${browser.main_world_min_bytes} B minified`,
+    ],
+  ];
+}
+
+await main();

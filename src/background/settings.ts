@@ -1,21 +1,26 @@
 /**
- * Extension settings kept in `chrome.storage.local` under the key `settings`.
- * Shell version: the schema version and an (empty) per-site map; the full schema
- * (sites enabled, policy per kind) is documented in docs/settings.md by a later issue.
+ * Extension settings in `chrome.storage.local` under the key `settings`
+ * (schema: src/protocol/settings-schema.ts, documented in docs/settings.md).
+ * Reading always goes through `normaliseSettings`, so the rest of the background
+ * only ever sees valid settings.
  */
+import { SETTINGS_KEY, type Settings } from '../protocol/settings-schema.ts';
+import { defaultSettings } from './default-settings.ts';
+import { normaliseSettings } from './normalise-settings.ts';
 
-export const SETTINGS_KEY = 'settings';
+export { SETTINGS_KEY };
+export type { Settings, SiteSettings } from '../protocol/settings-schema.ts';
 
-export interface SiteSettings {
-  enabled: boolean;
+function deepFreeze<T>(value: T): Readonly<T> {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
-export interface Settings {
-  version: 1;
-  sites: Record<string, SiteSettings>;
-}
-
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ version: 1, sites: {} });
+/** The defaults, frozen: for comparison and display, never handed out to be changed. */
+export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze(defaultSettings());
 
 /** The part of `storage.local` this module needs (the polyfill's and a test fake both fit). */
 export interface SettingsStorage {
@@ -23,16 +28,32 @@ export interface SettingsStorage {
   set(items: Record<string, unknown>): Promise<void>;
 }
 
+/** The stored settings, repaired; the defaults when nothing is stored. Writes nothing. */
+export async function readSettings(storage: SettingsStorage): Promise<Settings> {
+  return normaliseSettings((await storage.get(SETTINGS_KEY))[SETTINGS_KEY]);
+}
+
+/** Normalises and stores `settings`; returns what was stored. */
+export async function writeSettings(
+  storage: SettingsStorage,
+  settings: unknown,
+): Promise<Settings> {
+  const normalised = normaliseSettings(settings);
+  await storage.set({ [SETTINGS_KEY]: normalised });
+  return normalised;
+}
+
 /**
- * Writes the default settings when none are stored; keeps existing settings (an update
- * or a browser restart must never reset what the user chose). Returns what is stored.
+ * Writes the default settings when none are stored, and repairs/migrates what is
+ * stored otherwise. Every valid choice the person made is kept (an update or a
+ * browser restart must never reset what the user chose); storage is written only
+ * when the repaired value differs. Returns what is stored.
  */
 export async function ensureDefaultSettings(storage: SettingsStorage): Promise<Settings> {
   const stored = (await storage.get(SETTINGS_KEY))[SETTINGS_KEY];
-  if (stored !== undefined && stored !== null && typeof stored === 'object') {
-    return stored as Settings;
+  const normalised = normaliseSettings(stored);
+  if (JSON.stringify(stored) !== JSON.stringify(normalised)) {
+    await storage.set({ [SETTINGS_KEY]: normalised });
   }
-  const defaults: Settings = { version: DEFAULT_SETTINGS.version, sites: {} };
-  await storage.set({ [SETTINGS_KEY]: defaults });
-  return defaults;
+  return normalised;
 }

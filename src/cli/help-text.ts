@@ -82,6 +82,69 @@ Exit status: 0 done; 3 a stream was blocked; 1 --compare found a difference;
 cannot be recognised, a malformed HAR (with line and column), an invalid pack.
 `;
 
+export const outgoingHelp = `Usage: csg outgoing --format F [--reference-only FILE] [--labels PACK]
+                    [--events OUT] [--rules PACK] [--policy KIND=ACTION,...] [FILE]
+
+Reads one chat request body (FILE or standard input) as a page would send it,
+and prints the body that would leave: the new user message and attachment text
+checked on send (secrets redacted, personal data marked "warn", per the default
+outgoing policy), then the history projected on the copy (issue 5 §3):
+
+  --format F            the client that sends the body: openai-chat, open-webui,
+                        nextchat, lobechat, ollama (OpenAI-style "messages") or
+                        anthropic (Anthropic Messages)
+  --reference-only FILE messages to leave out, JSON Lines, one per line:
+                          {"index": 3}     the message at index 3 of "messages"
+                          {"text": "..."}  messages whose text is exactly this (the
+                                           content string, or its text parts joined
+                                           by a newline)
+                        marks become keyed digests with a key made for this run;
+                        the new message and tool results are never left out, and a
+                        message with tool calls stays with its text emptied
+  --labels PACK         source-label pack (JSON: name, version, minProse, labels[]
+                        of id, description, pattern, keywords, maxLength,
+                        examples); labels are stripped from assistant messages and
+                        a chain of labelled comments keeps only the first (seed 001
+                        §7.1.2-7.1.3). Default: the built-in source-labels pack
+  --events OUT          write JSON Lines {"rule","action","start","end","message",
+                        "part",...} for every finding and change (offsets in code
+                        points of the string); never the text
+  --rules PACK          rule pack for DLP instead of the built-in core pack
+  --policy P            override the outgoing policy per kind, e.g. pii=block,secret=warn
+                        (kinds: secret, pii, exfil, invisible, injection, custom;
+                        actions: redact, warn, block, off). Defaults: secret redact,
+                        pii warn, invisible redact, custom redact, exfil and injection off
+
+Exit status: 0 done; 3 the send is blocked (nothing printed); 2 bad usage, an
+unreadable or invalid request, reference-only file or pack; 1 an internal error.
+`;
+
+export const envelopeHelp = `Usage: csg envelope [FILE] [--source NAME] [--renderer json|quote] [--budget BYTES]
+       csg envelope --decode [FILE]
+
+Wraps UTF-8 text from FILE (or standard input, also as "-") as untrusted
+material for a chat model: a declaration line, an opening fence line
+<untrusted-FENCE source="NAME" trust="low">, the text, and the closing fence
+line </untrusted-FENCE>. FENCE is 128 fresh random bits on every run. Split at
+any line boundary (LF, VT, FF, CR, CRLF, U+001C-U+001E, U+0085, U+2028,
+U+2029), the output has exactly one opening and one closing fence line.
+
+  --source NAME     where the text came from, written into the tag (escaped);
+                    default "standard input"
+  --renderer R      json (the default): the text as one JSON line that decodes
+                    to it exactly; quote: readable and lossy, every line quoted
+                    with "> ", line separators made LF, control and invisible
+                    characters shown as \\uXXXX
+  --budget BYTES    the output may be at most BYTES bytes of UTF-8: text that
+                    does not fit is truncated, but never to under 64 bytes; if it
+                    cannot fit, nothing is written (exit 2)
+  --decode          read a json envelope and write the original text exactly;
+                    the envelope must hold exactly one fence pair and one item
+
+Exit status: 0 done; 2 bad usage, text that does not fit the budget, or an
+invalid envelope; 1 an internal error.
+`;
+
 export const mainHelp = `Usage: csg <command> [options]
 
 Chat Stream Guard on the command line: the same streaming engine as the extension.
@@ -91,7 +154,8 @@ Commands:
   rules list [PACK]     list the rules of a pack (default: built-in core pack)
   rules check [PACK]    validate a rule pack
   replay CAPTURE        replay a captured response body or HAR; see "csg help replay"
-  envelope              wrap stdin as untrusted material (not implemented yet: issue 5)
+  outgoing --format F   DLP and history projection of a request body; see "csg help outgoing"
+  envelope [FILE]       wrap text as untrusted material; see "csg help envelope"
   help [COMMAND]        this text, or a command's
 
 Options:

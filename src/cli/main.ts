@@ -9,16 +9,26 @@
  * Commands are imported when they run, so `--help` and `--version` never
  * compile a rule pack.
  */
-import { mainHelp, replayHelp, rulesHelp, scanHelp, versionText } from './help-text.ts';
+import {
+  envelopeHelp,
+  mainHelp,
+  outgoingHelp,
+  replayHelp,
+  rulesHelp,
+  scanHelp,
+  versionText,
+} from './help-text.ts';
 import { UsageError } from './usage-error.ts';
 
 /** Commands that later issues build; until then they say so instead of pretending. */
-const laterCommands: Record<string, number> = { envelope: 5 };
+const laterCommands: Record<string, number> = {};
 
 const helpByCommand: Record<string, string> = {
   scan: scanHelp,
   rules: rulesHelp,
   replay: replayHelp,
+  outgoing: outgoingHelp,
+  envelope: envelopeHelp,
 };
 
 async function run(argv: readonly string[]): Promise<number> {
@@ -50,6 +60,10 @@ async function run(argv: readonly string[]): Promise<number> {
       return (await import('./rules-command.ts')).rulesCommand(rest);
     case 'replay':
       return (await import('./replay-command.ts')).replayCommand(rest);
+    case 'outgoing':
+      return (await import('./outgoing-command.ts')).outgoingCommand(rest);
+    case 'envelope':
+      return (await import('./envelope-command.ts')).envelopeCommand(rest);
     default: {
       const issue = laterCommands[command];
       if (issue !== undefined) {

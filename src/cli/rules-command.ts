@@ -1,6 +1,7 @@
 /**
  * `csg rules list [PACK] [--rules PACK] [--json]` and `csg rules check [PACK]`
- * (DESIGN.md §5). Without a pack, both use the built-in core pack.
+ * (DESIGN.md §5). Without a pack, both use the built-in packs, merged as the
+ * engine runs them.
  */
 import { checkPack } from '../core/rules/check-pack.ts';
 import type { CompiledPack, CompiledRule } from '../core/rules/compile-pack.ts';
@@ -82,15 +83,17 @@ async function checkCommand(argv: readonly string[]): Promise<number> {
   const path = args.positionals[0];
   const json =
     path === undefined
-      ? (await import('../core/rules/builtin-packs.ts')).builtinPackSources[0]
+      ? (await import('../core/rules/builtin-packs.ts')).builtinPackJson()
       : await readPackJson(path);
-  const label = path ?? 'core (built-in)';
-  const { problems, pack } = checkPack(json);
+  const label = path ?? 'built-in packs';
+  const { problems, warnings, pack } = checkPack(json);
+  const warningLines = warnings.map((w) => `warning: ${formatProblem(w)}\n`).join('');
   if (pack === undefined || problems.length > 0) {
-    process.stdout.write(problems.map((p) => formatProblem(p) + '\n').join(''));
+    process.stdout.write(problems.map((p) => formatProblem(p) + '\n').join('') + warningLines);
     process.stderr.write(`csg: ${invalidPackMessage(label, problems)}\n`);
     return 2;
   }
+  process.stdout.write(warningLines);
   const lines = [`ok: ${pack.rules.length} rules`];
   const held = pack.rules.filter(heldToDeclaredMaxLength);
   if (held.length === 0) {

@@ -38,7 +38,7 @@ import {
 } from './response-peek.ts';
 
 /** Builds a fresh text guard for one response body (one stream, one pack version). */
-export type GuardFactory = () => TransformStream<string, string>;
+export type GuardFactory = () => ReadableWritablePair<string, string>;
 
 export interface FetchHookTarget {
   fetch: typeof fetch;
@@ -84,6 +84,15 @@ export interface FetchHookOptions {
   createWireGuard?: (adapter: WireAdapter, probe: WireProbe) => ByteGuard;
   /** Counters to update (default: a private set). */
   stats?: FetchHookStats;
+  /**
+   * Issue 5 (outgoing-hook.ts): for a request a request adapter recognises, the
+   * arguments to send instead (a guarded copy), or a rejection when the send is
+   * refused; undefined for every other request (sent as is, without delay).
+   */
+  prepareOutgoing?: (
+    input: RequestInfo | URL,
+    init: RequestInit | undefined,
+  ) => Promise<Parameters<typeof fetch>> | undefined;
 }
 
 const DEFAULT_PATH_SUFFIX = '/api/chat';
@@ -229,26 +238,34 @@ export function installFetchHook(
     return guarded;
   };
 
-  const guardedFetch = {
-    fetch(this: unknown, ...args: Parameters<typeof fetch>): Promise<Response> {
-      const [input, init] = args;
-      let request: RequestFacts | undefined;
+  /** Sends `args` natively and guards the response. */
+  const send = function (this: unknown, ...args: Parameters<typeof fetch>): Promise<Response> {
+    const [input, init] = args;
+    let request: RequestFacts | undefined;
+    try {
+      request = requestFacts(input, init, target.location, pathSuffix);
+    } catch {
+      stats.decisionErrors++;
+    }
+    const pending = Reflect.apply(nativeFetch, this, args) as Promise<Response>;
+    if (request === undefined) return pending;
+    const facts = request;
+    return pending.then(async (response) => {
       try {
-        request = requestFacts(input, init, target.location, pathSuffix);
+        return await decide(response, facts);
       } catch {
         stats.decisionErrors++;
+        return response;
       }
-      const pending = Reflect.apply(nativeFetch, this, args) as Promise<Response>;
-      if (request === undefined) return pending;
-      const facts = request;
-      return pending.then(async (response) => {
-        try {
-          return await decide(response, facts);
-        } catch {
-          stats.decisionErrors++;
-          return response;
-        }
-      });
+    });
+  };
+
+  const guardedFetch = {
+    fetch(this: unknown, ...args: Parameters<typeof fetch>): Promise<Response> {
+      // Issue 5: a recognised request leaves only as its guarded copy (or not at all).
+      const outgoing = options.prepareOutgoing?.(args[0], args[1]);
+      if (outgoing === undefined) return Reflect.apply(send, this, args);
+      return outgoing.then((guarded) => Reflect.apply(send, this, guarded));
     },
   }.fetch;
   disguiseAsNative(guardedFetch, nativeFetch, target);

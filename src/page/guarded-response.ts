@@ -14,6 +14,8 @@
  * MAIN world: no extension APIs.
  */
 
+import { disguiseAsNative } from './native-function.ts';
+
 /** A byte-to-byte guard: a TransformStream, or any writable/readable pair. */
 export type ByteGuard = ReadableWritablePair<Uint8Array, Uint8Array>;
 
@@ -24,7 +26,7 @@ export const STALE_HEADERS = ['content-length', 'content-encoding'];
 export const GUARD_FAILURE_MESSAGE = 'Chat Stream Guard stopped this response: the guard failed';
 
 /** Builds a text guard into a byte guard: UTF-8 decode (streaming), guard, encode. */
-export function textGuardAsBytes(guard: TransformStream<string, string>): ByteGuard {
+export function textGuardAsBytes(guard: ReadableWritablePair<string, string>): ByteGuard {
   const decoder = new TextDecoderStream();
   return {
     // TS 5.9: TextDecoderStream's writable side is typed for BufferSource.
@@ -128,10 +130,37 @@ export function guardedBody(
   return new ReadableStream(byteSource);
 }
 
+/** What `new Response()` resets and a guarded Response must keep. */
+interface ResponseOrigin {
+  url: string;
+  redirected: boolean;
+  type: ResponseType;
+}
+
 /**
- * A Response like `original` whose body is `body`. `url`, `redirected` and `type` are
- * defined back on the object (own, read-only, like the prototype getters they shadow).
+ * Defines `url`, `redirected` and `type` back on `copy` (own, read-only, like the
+ * prototype getters they shadow), and a `clone()` that does the same on every clone:
+ * the native `clone()` would build a Response with an empty `url` (a fidelity gap a
+ * page using `res.clone().url` would see). The `clone` looks native (native-function.ts).
  */
+function dressLike(copy: Response, origin: ResponseOrigin): Response {
+  const nativeClone = (Object.getPrototypeOf(copy) as Response).clone;
+  const clone = {
+    clone(this: Response): Response {
+      return dressLike(Reflect.apply(nativeClone, this, []) as Response, origin);
+    },
+  }.clone;
+  disguiseAsNative(clone, nativeClone);
+  Object.defineProperties(copy, {
+    url: { value: origin.url, enumerable: true, configurable: true },
+    redirected: { value: origin.redirected, enumerable: true, configurable: true },
+    type: { value: origin.type, enumerable: true, configurable: true },
+    clone: { value: clone, writable: true, enumerable: false, configurable: true },
+  });
+  return copy;
+}
+
+/** A Response like `original` whose body is `body` (metadata kept, see `dressLike`). */
 export function responseLike(original: Response, body: ReadableStream<Uint8Array>): Response {
   const headers = new Headers(original.headers);
   for (const name of STALE_HEADERS) headers.delete(name);
@@ -140,10 +169,6 @@ export function responseLike(original: Response, body: ReadableStream<Uint8Array
     statusText: original.statusText,
     headers,
   });
-  Object.defineProperties(copy, {
-    url: { value: original.url, enumerable: true, configurable: true },
-    redirected: { value: original.redirected, enumerable: true, configurable: true },
-    type: { value: original.type, enumerable: true, configurable: true },
-  });
-  return copy;
+  const { url, redirected, type } = original;
+  return dressLike(copy, { url, redirected, type });
 }

@@ -1,9 +1,12 @@
 /** The build contract (DESIGN.md §5): unpacked extensions in dist/chrome and dist/firefox. */
 
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHROME_DIST, FIREFOX_DIST } from './launch.ts';
+import { CONTENT_SCRIPT_FILES } from '../../src/background/script-registration.ts';
+import { DEFAULT_SITE_PATTERNS } from '../../src/protocol/settings-schema.ts';
+import { CHROME_DIST, FIREFOX_DIST, ROOT } from './launch.ts';
 
 interface BuiltManifest {
   manifest_version: number;
@@ -12,6 +15,9 @@ interface BuiltManifest {
   action?: { default_popup?: string };
   options_ui?: { page?: string };
   permissions?: string[];
+  host_permissions?: string[];
+  optional_host_permissions?: string[];
+  web_accessible_resources?: { resources: string[] }[];
   browser_specific_settings?: { gecko?: { id?: string } };
 }
 
@@ -29,7 +35,9 @@ describe.each([
 
   it('is a Manifest V3 extension with least-privilege permissions', () => {
     expect(manifest.manifest_version).toBe(3);
-    expect(manifest.permissions?.sort()).toEqual(['scripting', 'storage']);
+    // activeTab: the popup reads the current tab's URL (to offer switching a new site
+    // on) only when the person opens it; no install warning, no standing host access.
+    expect(manifest.permissions?.sort()).toEqual(['activeTab', 'scripting', 'storage']);
     if (browser === 'firefox') {
       expect(manifest.browser_specific_settings?.gecko?.id).toBe('chat-stream-guard@example.org');
     } else {
@@ -48,25 +56,32 @@ describe.each([
     else expect(manifest.background?.service_worker).toBeUndefined();
   });
 
-  it('builds the MAIN-world script as one standalone file that runs at document_start', () => {
-    const main = manifest.content_scripts?.find((script) => script.world === 'MAIN');
-    expect(main?.run_at).toBe('document_start');
-    expect(main?.all_frames).toBe(true);
-    expect(main?.js).toHaveLength(1);
-    const code = readFileSync(join(dir, main!.js[0]!), 'utf8');
+  it('declares no static content script: the background registers them per site', () => {
+    // Issue 4: a site switched off gets no script at all (src/background/script-registration.ts).
+    expect(manifest.content_scripts).toBeUndefined();
+    expect([...(manifest.host_permissions ?? [])].sort()).toEqual(
+      Object.values(DEFAULT_SITE_PATTERNS).flat().sort(),
+    );
+    expect(manifest.optional_host_permissions).toEqual(['*://*/*']);
+  });
+
+  it('builds the MAIN-world script as one standalone file, not exposed to pages', () => {
+    const code = readFileSync(join(dir, CONTENT_SCRIPT_FILES.main), 'utf8');
     // No crxjs loader: no dynamic import, no module syntax, no extension API.
     expect(code).not.toMatch(/\bimport\s*\(/);
     expect(code).not.toMatch(/^\s*(import|export)\s/m);
     expect(code).not.toMatch(/\b(chrome|browser)\.(runtime|storage|tabs)\b/);
     expect(code).toMatch(/^\(function\(\) \{/);
+    const exposed = (manifest.web_accessible_resources ?? []).flatMap((entry) => entry.resources);
+    expect(exposed).not.toContain(CONTENT_SCRIPT_FILES.main);
+    expect(exposed).not.toContain(CONTENT_SCRIPT_FILES.bridge);
   });
 
   it('builds the bridge as a standalone ISOLATED-world file', () => {
-    const bridge = manifest.content_scripts?.find((script) => script.world !== 'MAIN');
-    expect(bridge?.run_at).toBe('document_start');
-    const code = readFileSync(join(dir, bridge!.js[0]!), 'utf8');
+    const code = readFileSync(join(dir, CONTENT_SCRIPT_FILES.bridge), 'utf8');
     expect(code).not.toMatch(/\bimport\s*\(/);
     expect(code).not.toMatch(/^\s*(import|export)\s/m);
+    expect(code).toMatch(/^\(function\(\) \{/);
   });
 
   it('contains the popup, the options page and the icons', () => {
@@ -79,5 +94,23 @@ describe.each([
       expect(file).toBeTruthy();
       expect(existsSync(join(dir, file!))).toBe(true);
     }
+  });
+});
+
+describe('web-ext lint on the Firefox build', () => {
+  it('reports no errors', { timeout: 120_000 }, () => {
+    const webExt = join(ROOT, 'node_modules', '.bin', 'web-ext');
+    const run = spawnSync(
+      webExt,
+      ['lint', '--source-dir', FIREFOX_DIST, '--output', 'json', '--no-config-discovery'],
+      { encoding: 'utf8', timeout: 110_000 },
+    );
+    // web-ext prints the JSON report on stdout (exit 1 when there are errors).
+    const report = JSON.parse(run.stdout) as {
+      summary: { errors: number };
+      errors: { code: string; file?: string; message: string }[];
+    };
+    expect(report.errors.map((e) => `${e.code} ${e.file ?? ''}: ${e.message}`)).toEqual([]);
+    expect(report.summary.errors).toBe(0);
   });
 });

@@ -8,6 +8,7 @@
 
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../src/background/default-settings.ts';
 import { startMockChat, type MockChat } from '../mock-chat/server.ts';
 import { fakeGithubToken, scriptedAnswer } from '../mock-chat/scripted-answers.ts';
 import {
@@ -165,7 +166,8 @@ describe.each([
       }
       return null;
     });
-    expect(stored).toEqual({ version: 1, sites: {} });
+    // Issue 4: the full settings schema, defaults on for the known chat sites (docs/settings.md).
+    expect(stored).toEqual(defaultSettings());
     await popup.close();
   });
 

@@ -39,6 +39,34 @@ export interface LaunchOptions {
   height?: number;
 }
 
+/** The content-script ids the background registers (src/protocol/runtime-messages.ts). */
+const REGISTERED_SCRIPT_IDS = ['csg-main-world', 'csg-bridge'];
+
+/**
+ * Waits until the background has registered the content scripts (it does so on
+ * install, asynchronously; the manifest has no static content_scripts), so a test
+ * that navigates right after launch gets the guard. Asked from an extension page,
+ * which works the same in both browsers; the page is closed afterwards.
+ */
+export async function waitForScriptRegistration(
+  target: ExtensionBrowser,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const page = await openExtensionPage(target, POPUP_PATH, 'body');
+  try {
+    await page.waitForFunction(
+      async (ids: string[]) => {
+        const scripts = await chrome.scripting.getRegisteredContentScripts({ ids });
+        return scripts.length === ids.length;
+      },
+      { timeout: timeoutMs, polling: 100 },
+      REGISTERED_SCRIPT_IDS,
+    );
+  } finally {
+    await page.close();
+  }
+}
+
 export async function launchChromium(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   const { headless = true, width = 1100, height = 800 } = options;
   const userDataDir = mkdtempSync(join(tmpdir(), 'csg-chromium-'));
@@ -62,7 +90,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Exten
   });
   try {
     const id = await browser.installExtension(CHROME_DIST);
-    return {
+    const target: ExtensionBrowser = {
       name: 'chromium',
       browser,
       extensionBase: `chrome-extension://${id}/`,
@@ -71,6 +99,8 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Exten
         rmSync(userDataDir, { recursive: true, force: true });
       },
     };
+    await waitForScriptRegistration(target);
+    return target;
   } catch (error) {
     await browser.close();
     rmSync(userDataDir, { recursive: true, force: true });
@@ -92,12 +122,14 @@ export async function launchFirefox(options: LaunchOptions = {}): Promise<Extens
   });
   try {
     await browser.installExtension(FIREFOX_DIST);
-    return {
+    const target: ExtensionBrowser = {
       name: 'firefox',
       browser,
       extensionBase: `moz-extension://${FIREFOX_UUID}/`,
       close: () => browser.close(),
     };
+    await waitForScriptRegistration(target);
+    return target;
   } catch (error) {
     await browser.close();
     throw error;

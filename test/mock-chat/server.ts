@@ -21,6 +21,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type Attacker, startAttacker } from './attacker-server.ts';
+import { createDemoRoutes, type ReceivedRequest } from './demo-routes.ts';
+import { createPageHookRoutes } from './page-hook-routes.ts';
 import { byteChunks, scriptedAnswer } from './scripted-answers.ts';
 import { anthropicJson, anthropicSse, openAiChatJson, openAiChatSse } from './wire-answers.ts';
 
@@ -52,6 +55,10 @@ export interface MockChat {
   port: number;
   /** The answer with this `x-mock-request-id` (the last 100 are kept). */
   sent(id: string): SentAnswer | undefined;
+  /** The demo's attacker endpoint (its own port): counts exfiltration hits. */
+  attacker: Attacker;
+  /** Request bodies the demo's model endpoints received (demo-routes.ts). */
+  received(): ReceivedRequest[];
   close(): Promise<void>;
 }
 
@@ -286,8 +293,15 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   };
   const POST_ONLY = new Set(['/api/chat', '/api/echo', '/v1/chat/completions', '/v1/messages']);
 
+  const attacker = await startAttacker();
+  const demo = createDemoRoutes({ attackerUrl: attacker.url, chunkDelayMs });
+  // XHR, EventSource and WebSocket pages and endpoints (page-hook-routes.ts).
+  const hookRoutes = createPageHookRoutes({ chunkDelayMs });
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
+    if (demo.handle(req, res, url)) return;
+    if (hookRoutes.handle(req, res, url)) return;
     const route = `${req.method} ${url.pathname}`;
     const wireRoute = WIRE_ROUTES[route];
     if (route === 'GET /' || route === 'GET /index.html') {
@@ -308,6 +322,7 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
       send(res, 404, 'text/plain; charset=utf-8', 'not found');
     }
   });
+  server.on('upgrade', hookRoutes.upgrade);
   server.maxConnections = MAX_CONNECTIONS;
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
@@ -326,10 +341,13 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
     url: `http://${urlHost}:${port}`,
     port,
     sent: (id) => sent.get(id),
+    attacker,
+    received: () => demo.received(),
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => void attacker.close().then(resolve));
         server.closeAllConnections();
+        hookRoutes.close();
       }),
   };
 }

@@ -39,7 +39,7 @@ describe.each(packs)('chunking invariance: %s pack', (_name, spec) => {
     }
   });
 
-  it('every example inside prose, one code unit per chunk', () => {
+  it('every example inside prose, one code unit per chunk', { timeout: 300_000 }, () => {
     for (const text of examples) {
       const framed = `Sure! Here it is: ${text} — done.`;
       expectInvariant(pack, framed, [...framed.split('')]);

@@ -28,9 +28,11 @@ export function textArbitrary(pack: RulePack): fc.Arbitrary<string> {
   const examples = pack.rules.flatMap((r) => [...r.examples.match, ...r.examples.noMatch]);
   const keywords = pack.rules.flatMap((r) => r.keywords ?? []);
   const keywordCuts = keywords.flatMap((k) => [k, k.slice(0, Math.ceil(k.length / 2))]);
+  // A pack without keywords (e.g. invisible characters) has no keyword pieces:
+  // fc.constantFrom() needs at least one value.
   const piece = fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...examples) },
-    { weight: 2, arbitrary: fc.constantFrom(...keywordCuts) },
+    ...(keywordCuts.length > 0 ? [{ weight: 2, arbitrary: fc.constantFrom(...keywordCuts) }] : []),
     { weight: 2, arbitrary: fc.constantFrom(...UNICODE_PIECES) },
     {
       weight: 3,

@@ -22,6 +22,7 @@ import {
 } from '../../src/page/fetch-hook.ts';
 import { GUARD_FAILURE_MESSAGE, textGuardAsBytes } from '../../src/page/guarded-response.ts';
 import { fixture } from '../support/wire-harness.ts';
+import { fakeGithubToken } from '../mock-chat/scripted-answers.ts';
 
 const location = { href: 'http://127.0.0.1:8080/chat/1', origin: 'http://127.0.0.1:8080' };
 
@@ -453,6 +454,107 @@ describe('installFetchHook: wire formats', () => {
       got += decoder.decode(value, { stream: true });
     }
     expect(got).toBe(sse);
+  });
+
+  it('keeps url, redirected and type on clones of a guarded response, with a native clone()', async () => {
+    const sse = fixture('openai-chat/benign-crlf.sse');
+    const { options } = wireHook();
+    const realm = realmWith(() =>
+      wireResponse(sourceOf(bytePieces(sse)).stream, 'text/event-stream', {
+        url: 'https://api.example.com/v1/chat/completions',
+        redirected: true,
+      }),
+    );
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    const copy = response.clone();
+    const copyOfCopy = copy.clone();
+    for (const r of [copy, copyOfCopy]) {
+      expect(r.url).toBe('https://api.example.com/v1/chat/completions');
+      expect(r.redirected).toBe(true);
+      expect(r.headers.has('content-length')).toBe(false);
+    }
+    expect(response.clone.name).toBe('clone');
+    expect(Function.prototype.toString.call(response.clone)).toBe(
+      Function.prototype.toString.call(Response.prototype.clone),
+    );
+    expect(Object.keys(response)).not.toContain('clone');
+    expect(await copyOfCopy.text()).toBe(sse);
+    expect(await response.text()).toBe(sse);
+  });
+
+  it('serves json() on a guarded JSON answer, and on its clone', async () => {
+    const answer = JSON.stringify({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: `the key is ${fakeGithubToken()} ok` },
+          finish_reason: 'stop',
+        },
+      ],
+    });
+    const { options, stats } = wireHook();
+    const realm = realmWith(() =>
+      wireResponse(sourceOf(bytePieces(answer)).stream, 'application/json'),
+    );
+    installFetchHook(realm, options);
+    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
+    const copy = response.clone();
+    type Answer = { choices: { message: { content: string } }[] };
+    const [a, b] = (await Promise.all([response.json(), copy.json()])) as [Answer, Answer];
+    expect(a).toEqual(b);
+    expect(a.choices[0]!.message.content).toContain('[redacted:github-pat]');
+    expect(JSON.stringify(a)).not.toContain(fakeGithubToken());
+    expect(response.bodyUsed).toBe(true);
+    expect(stats.wireGuarded).toBe(1);
+  });
+
+  it('an AbortSignal abort reaches the page as AbortError; the signal went to the native fetch', async () => {
+    const encode = (s: string) => new TextEncoder().encode(s);
+    const upstream = { errored: false };
+    const realm: Realm = realmWith(() => respondWithSignal());
+    // Like the browser: the native fetch watches the signal and errors the body with its reason.
+    const respondWithSignal = () => {
+      const signal = (realm.calls.at(-1)!.init as RequestInit).signal!;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encode('data: {"object":"chat.completion.chunk","choices":[]}\n\n'));
+          signal.addEventListener('abort', () => {
+            upstream.errored = true;
+            controller.error(signal.reason);
+          });
+        },
+      });
+      return wireResponse(body, 'text/event-stream');
+    };
+    const { options, stats } = wireHook();
+    installFetchHook(realm, options);
+
+    // Aborted while the page reads.
+    const reading = new AbortController();
+    const response = await realm.fetch('/v1/chat/completions', {
+      method: 'POST',
+      signal: reading.signal,
+    });
+    expect((realm.calls.at(-1)!.init as RequestInit).signal).toBe(reading.signal);
+    const reader = response.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    const pending = reader.read();
+    reading.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(upstream.errored).toBe(true);
+
+    // Aborted before the page read anything (the guard was not even built yet).
+    const early = new AbortController();
+    const second = await realm.fetch('/v1/chat/completions', {
+      method: 'POST',
+      signal: early.signal,
+    });
+    early.abort();
+    await expect(second.text()).rejects.toMatchObject({ name: 'AbortError' });
+    expect(stats.guardFailures).toBe(0);
   });
 
   it('returns an unrecognised JSON answer as the very same object, body intact', async () => {

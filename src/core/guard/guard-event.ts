@@ -13,6 +13,11 @@ export interface MatchEvent {
   end: number;
   /** Pack name and version the stream started with. */
   pack: string;
+  /**
+   * The input text of [start, end), only with `GuardOptions.attachMatchedText`
+   * (the extension hashes it into the audit digest; the CLI never asks for it).
+   */
+  matched?: string;
 }
 
 /** A rule, validator or the engine itself failed: the stream is blocked (fail closed). */

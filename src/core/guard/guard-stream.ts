@@ -10,6 +10,12 @@ import { type GuardOptions, StreamGuard } from './stream-guard.ts';
 
 export interface GuardTransformOptions extends GuardOptions {
   onEvent?: (event: GuardEvent) => void;
+  /**
+   * Called when the guard starts or stops holding text back (edge-triggered,
+   * after a push or the end). For a "holding" indicator only: time never
+   * releases held text (DESIGN.md §3.4).
+   */
+  onHoldChange?: (holding: boolean) => void;
 }
 
 export function createGuardTransform(
@@ -17,8 +23,14 @@ export function createGuardTransform(
   options: GuardTransformOptions = {},
 ): TransformStream<string, string> {
   const guard = new StreamGuard(pack, options);
+  let holding = false;
   const deliver = (result: GuardResult, controller: TransformStreamDefaultController<string>) => {
     for (const event of result.events) options.onEvent?.(event);
+    const nowHolding = guard.heldUnits > 0;
+    if (nowHolding !== holding) {
+      holding = nowHolding;
+      options.onHoldChange?.(holding);
+    }
     if (result.emit.length > 0) controller.enqueue(result.emit);
     if (result.blocked) controller.terminate();
   };

@@ -13,6 +13,7 @@
  * events before text-changing ones at the same offset, so the event list is the
  * same however the text was chunked (DESIGN.md §3.1).
  */
+import { combineKindPolicy, type PolicyMode } from './kind-policy.ts';
 import type { CompiledPack, CompiledRule } from '../rules/compile-pack.ts';
 import type { RuleAction, RuleKind } from '../rules/rule.ts';
 import type { ConversationSession } from './conversation-session.ts';
@@ -30,10 +31,19 @@ import { type Candidate, RuleFailure, Scanner } from './scanner.ts';
 export interface GuardOptions {
   /** Conversation state shared by the turns of one conversation (seed 002 §9). */
   session?: ConversationSession;
-  /** Action per kind, overriding the rules' own (the person's settings). */
+  /** Action per kind, combined with the rules' own (the person's settings; kind-policy.ts). */
   policy?: Partial<Record<RuleKind, RuleAction>>;
+  /** How `policy` combines with rule actions: a floor (answers, default) or as set (on send). */
+  policyMode?: PolicyMode;
   /** Clock for the `timeMs` counter only; never consulted for a verdict. */
   now?: () => number;
+  /**
+   * Attach the matched input text to every match event (`MatchEvent.matched`),
+   * so the extension can compute the audit digest without keeping the stream.
+   * The text is still retained when the match commits (a live candidate's start
+   * is never trimmed), so this costs one slice per event and no extra memory.
+   */
+  attachMatchedText?: boolean;
 }
 
 interface PendingEvent {
@@ -80,7 +90,7 @@ export class StreamGuard {
     this.packLabel = `${pack.name}@${pack.version}`;
     const active = options.session?.activeFlags() ?? new Set<string>();
     for (const rule of pack.rules) {
-      const action = effectiveAction(rule, options.policy, active);
+      const action = effectiveAction(rule, options.policy, active, options.policyMode);
       if (action === 'off') continue;
       this.actions.set(rule, action);
       (action === 'flag' ? this.flaggingRules : this.changingRules).push(rule);
@@ -138,6 +148,11 @@ export class StreamGuard {
     return this.blocked;
   }
 
+  /** Input code units pushed but not yet released (0 once blocked or ended). */
+  get heldUnits(): number {
+    return this.stats.held;
+  }
+
   private scannerFor(rules: CompiledRule[], rank: number): Scanner | null {
     if (rules.length === 0) return null;
     const scanner: Scanner = new Scanner(
@@ -189,6 +204,9 @@ export class StreamGuard {
       end: this.input.codePointOffset(match.end),
       pack: this.packLabel,
     };
+    if (this.options.attachMatchedText === true) {
+      event.matched = this.input.slice(match.start, match.end);
+    }
     this.pending.push({ event, at, rank, seq: this.seq++ });
     this.stats.eventsByRule[rule.id] = (this.stats.eventsByRule[rule.id] ?? 0) + 1;
     const raise = rule.spec.raises;
@@ -309,8 +327,9 @@ function effectiveAction(
   rule: CompiledRule,
   policy: Partial<Record<RuleKind, RuleAction>> | undefined,
   activeFlags: ReadonlySet<string>,
+  mode: PolicyMode | undefined,
 ): RuleAction {
   const escalation = rule.spec.escalation;
   if (escalation !== undefined && activeFlags.has(escalation.whenFlag)) return escalation.action;
-  return policy?.[rule.kind] ?? rule.action;
+  return combineKindPolicy(rule.action, policy?.[rule.kind], mode);
 }

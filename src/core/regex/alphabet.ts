@@ -11,53 +11,163 @@ export interface Alphabet {
   /** Code unit → class id. */
   readonly classOf: Uint16Array;
   readonly classCount: number;
-  /** A code unit of each class. */
+  /** A code unit of each class (the lowest). */
   readonly representative: Uint16Array;
   /** Unit kind (word / line terminator / other) of each class, for assertions. */
   readonly kind: Uint8Array;
+  /**
+   * The unit ranges the classes are made of: interval i is
+   * `[intervalStart[i], intervalStart[i + 1])` (the last ends at 0x10000).
+   */
+  readonly intervalStart: Int32Array;
 }
 
+/** Index of the interval containing `unit` (binary search). */
+function intervalOf(starts: Int32Array, unit: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= unit) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Calls `fn` with the index of every interval that `set` touches. */
+function forEachTouchedInterval(
+  starts: Int32Array,
+  set: CharSet,
+  fn: (interval: number) => void,
+): void {
+  let i = 0;
+  for (let r = 0; r < set.length; r += 2) {
+    const lo = set[r] as number;
+    const hi = set[r + 1] as number;
+    if (lo > MAX_UNIT) break;
+    i = Math.max(i, intervalOf(starts, lo));
+    for (; i < starts.length && (starts[i] as number) <= hi; i++) fn(i);
+    // The interval holding `hi` may also hold the next range's `lo`.
+    if (i > 0) i--;
+  }
+}
+
+/**
+ * Partition refinement: intervals start in one block; each set splits every
+ * block into its touched and untouched parts. Integer ids only, so a pack with
+ * hundreds of sets costs a few hundred thousand array steps (the old way built
+ * a signature string per interval and probed every set for it).
+ */
 export function buildAlphabet(sets: readonly CharSet[]): Alphabet {
   const all = [WORD, LINE_TERMINATOR, ...sets];
-  const cuts = new Set<number>([0, MAX_UNIT + 1]);
+  const cutList: number[] = [0];
   for (const set of all) {
     for (let i = 0; i < set.length; i += 2) {
       const lo = set[i] as number;
       const hi = set[i + 1] as number;
-      if (lo <= MAX_UNIT) cuts.add(lo);
-      if (hi + 1 <= MAX_UNIT) cuts.add(hi + 1);
+      if (lo <= MAX_UNIT) cutList.push(lo);
+      if (hi + 1 <= MAX_UNIT) cutList.push(hi + 1);
     }
   }
-  const points = [...cuts].sort((a, b) => a - b);
-  const classOf = new Uint16Array(MAX_UNIT + 1);
-  const bySignature = new Map<string, number>();
+  const sorted = Int32Array.from(cutList).sort();
+  let m = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[m++] = sorted[i] as number;
+  }
+  const intervalStart = sorted.slice(0, m);
+  let block = new Int32Array(m);
+  let blocks = 1;
+  const touched = new Uint8Array(m);
+  for (const set of all) {
+    forEachTouchedInterval(intervalStart, set, (i) => {
+      touched[i] = 1;
+    });
+    const renumber = new Int32Array(2 * blocks).fill(-1);
+    let next = 0;
+    const refined = new Int32Array(m);
+    for (let i = 0; i < m; i++) {
+      const key = 2 * (block[i] as number) + (touched[i] as number);
+      let id = renumber[key] as number;
+      if (id < 0) {
+        id = next++;
+        renumber[key] = id;
+      }
+      refined[i] = id;
+      touched[i] = 0;
+    }
+    block = refined;
+    blocks = next;
+  }
+  // Classes numbered by their first interval, each represented by its lowest unit.
+  if (blocks > 0x10000) throw new Error('alphabet has more than 65535 classes');
+  const classOfBlock = new Int32Array(blocks).fill(-1);
   const representative: number[] = [];
-  for (let i = 0; i + 1 < points.length; i++) {
-    const lo = points[i] as number;
-    const hi = (points[i + 1] as number) - 1;
-    let signature = '';
-    for (let s = 0; s < all.length; s++) {
-      if (has(all[s] as CharSet, lo)) signature += `${s},`;
+  const classOf = new Uint16Array(MAX_UNIT + 1);
+  for (let i = 0; i < m; i++) {
+    const b = block[i] as number;
+    if (classOfBlock[b] === -1) {
+      classOfBlock[b] = representative.length;
+      representative.push(intervalStart[i] as number);
     }
-    let id = bySignature.get(signature);
-    if (id === undefined) {
-      id = representative.length;
-      if (id > 0xffff) throw new Error('alphabet has more than 65535 classes');
-      bySignature.set(signature, id);
-      representative.push(lo);
-    }
-    classOf.fill(id, lo, hi + 1);
+    const end = i + 1 < m ? (intervalStart[i + 1] as number) : MAX_UNIT + 1;
+    classOf.fill(classOfBlock[b] as number, intervalStart[i] as number, end);
   }
-  const kind = new Uint8Array(representative.length);
-  representative.forEach((unit, id) => {
-    kind[id] = unitKind(unit);
-  });
+  const kind = Uint8Array.from(representative, (unit) => unitKind(unit));
   return {
     classOf,
     classCount: representative.length,
     representative: Uint16Array.from(representative),
     kind,
+    intervalStart,
   };
+}
+
+const masks = new WeakMap<Alphabet, WeakMap<CharSet, Uint8Array>>();
+
+/**
+ * For each class of `alphabet`, 1 when `set` holds its representative: which
+ * classes a set consumes. Only the intervals the set touches are probed, and
+ * results are shared by every rule of a pack (memoised per alphabet and set
+ * instance; NFAs hold interned sets, see `internSet`).
+ */
+export function classMask(alphabet: Alphabet, set: CharSet): Uint8Array {
+  let memo = masks.get(alphabet);
+  if (memo === undefined) {
+    memo = new WeakMap();
+    masks.set(alphabet, memo);
+  }
+  let mask = memo.get(set);
+  if (mask === undefined) {
+    const out = new Uint8Array(alphabet.classCount);
+    const { classOf, intervalStart, representative } = alphabet;
+    forEachTouchedInterval(intervalStart, set, (i) => {
+      const g = classOf[intervalStart[i] as number] as number;
+      if (out[g] === 0 && has(set, representative[g] as number)) out[g] = 1;
+    });
+    mask = out;
+    memo.set(set, mask);
+  }
+  return mask;
+}
+
+const lists = new WeakMap<Alphabet, WeakMap<CharSet, Int32Array>>();
+
+/** The classes `set` consumes, ascending (the ones of `classMask`), memoised likewise. */
+export function classList(alphabet: Alphabet, set: CharSet): Int32Array {
+  let memo = lists.get(alphabet);
+  if (memo === undefined) {
+    memo = new WeakMap();
+    lists.set(alphabet, memo);
+  }
+  let list = memo.get(set);
+  if (list === undefined) {
+    const mask = classMask(alphabet, set);
+    const out: number[] = [];
+    for (let g = 0; g < mask.length; g++) if (mask[g] === 1) out.push(g);
+    list = Int32Array.from(out);
+    memo.set(set, list);
+  }
+  return list;
 }
 
 export function unitKind(unit: number): UnitKind {

@@ -66,6 +66,24 @@ export function intersect(a: CharSet, b: CharSet): CharSet {
   return fromRanges(out);
 }
 
+/**
+ * The one shared instance of a set's value. NFAs keep interned sets, so every
+ * rule of a pack that consumes `[A-Za-z0-9]` holds the same array, and the
+ * alphabet and per-set tables are keyed by identity instead of by a string
+ * built from the ranges. Bounded by the distinct sets of the packs compiled.
+ */
+const interned = new Map<string, CharSet>();
+
+export function internSet(set: CharSet): CharSet {
+  const key = set.join(',');
+  let shared = interned.get(key);
+  if (shared === undefined) {
+    shared = Object.freeze([...set]);
+    interned.set(key, shared);
+  }
+  return shared;
+}
+
 export function has(set: CharSet, c: number): boolean {
   for (let i = 0; i < set.length; i += 2) {
     if (c < (set[i] as number)) return false;
@@ -134,6 +152,25 @@ function caseVariants(c: number): number[] {
  * compiler, which is what JS does.
  */
 export function caseClose(set: CharSet): CharSet {
+  const key = set.join(',');
+  let closed = caseClosed.get(key);
+  if (closed === undefined) {
+    closed = computeCaseClose(set);
+    caseClosed.set(key, closed);
+  }
+  return closed;
+}
+
+/**
+ * Case closures already computed, by set. Every literal of an `i` rule is
+ * closed, and the same letters recur across a pack; enumerating toLowerCase /
+ * toUpperCase per literal was a tenth of compiling the built-in packs. Sets are
+ * immutable values, so sharing them is safe; the table is bounded by the
+ * distinct sets of the packs compiled.
+ */
+const caseClosed = new Map<string, CharSet>();
+
+function computeCaseClose(set: CharSet): CharSet {
   const extra: [number, number][] = [];
   for (const [lo, hi] of pairsOf(set)) {
     const upper = intersect([lo, hi], range(0x41, 0x5a));

@@ -31,6 +31,7 @@ import {
   WORD,
   caseClose,
   intersect,
+  internSet,
   isEmpty,
   negate,
   range,
@@ -38,7 +39,8 @@ import {
   union,
   forEachRange,
 } from './char-set.ts';
-import type { Condition, Nfa, NfaState } from './nfa.ts';
+import { CONDITIONS, type Condition, MAX_NFA_STATES, Nfa } from './nfa.ts';
+import { removePassThroughStates } from './pass-through-states.ts';
 
 export class RegexSubsetError extends Error {
   override name = 'RegexSubsetError';
@@ -65,36 +67,106 @@ export function parseFlags(flags: string): RegexFlags {
   };
 }
 
-/** Above this many NFA states a rule is rejected: its automaton would not be small. */
-const MAX_NFA_STATES = 200_000;
-
 interface Fragment {
   start: number;
   end: number;
 }
 
+/** A growable list of 32-bit integers (the builder's columns). */
+class IntList {
+  data = new Int32Array(64);
+  length = 0;
+
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = v;
+  }
+
+  toArray(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/** Edges grouped by source state, in insertion order (a stable counting sort). */
+function rows(
+  stateCount: number,
+  from: Int32Array,
+  to: Int32Array,
+): { start: Int32Array; to: Int32Array; order: Int32Array } {
+  const start = new Int32Array(stateCount + 1);
+  for (let e = 0; e < from.length; e++) (start[(from[e] as number) + 1] as number)++;
+  for (let s = 0; s < stateCount; s++)
+    start[s + 1] = (start[s + 1] as number) + (start[s] as number);
+  const fill = start.slice(0, stateCount);
+  const targets = new Int32Array(from.length);
+  const order = new Int32Array(from.length);
+  for (let e = 0; e < from.length; e++) {
+    const slot = (fill[from[e] as number] as number)++;
+    targets[slot] = to[e] as number;
+    order[slot] = e;
+  }
+  return { start, to: targets, order };
+}
+
 class NfaBuilder {
-  readonly states: NfaState[] = [];
-  hasConditions = false;
+  private readonly setOf = new IntList();
+  private readonly to = new IntList();
+  private readonly epsFrom = new IntList();
+  private readonly epsTo = new IntList();
+  private readonly condFrom = new IntList();
+  private readonly condTo = new IntList();
+  private readonly condWhen = new IntList();
+  private readonly sets: CharSet[] = [];
+  /** Set → id, by identity (the compiler reuses one array per AST node), then by value. */
+  private readonly setIdByRef = new Map<CharSet, number>();
+  private readonly setIdByShared = new Map<CharSet, number>();
 
   constructor(private readonly flags: RegexFlags) {}
 
+  get stateCount(): number {
+    return this.setOf.length;
+  }
+
   newState(): number {
-    if (this.states.length >= MAX_NFA_STATES) {
+    if (this.setOf.length >= MAX_NFA_STATES) {
       throw new RegexSubsetError(
         `pattern expands to more than ${MAX_NFA_STATES} automaton states; lower its repetition counts`,
       );
     }
-    this.states.push({ eps: [], cond: [], set: null, to: -1 });
-    return this.states.length - 1;
+    this.setOf.push(-1);
+    this.to.push(-1);
+    return this.setOf.length - 1;
   }
 
-  private state(i: number): NfaState {
-    return this.states[i] as NfaState;
+  private setId(set: CharSet): number {
+    let id = this.setIdByRef.get(set);
+    if (id === undefined) {
+      const shared = internSet(set);
+      id = this.setIdByShared.get(shared);
+      if (id === undefined) {
+        id = this.sets.length;
+        this.sets.push(shared);
+        this.setIdByShared.set(shared, id);
+      }
+      this.setIdByRef.set(set, id);
+    }
+    return id;
+  }
+
+  /** State `from` consumes a unit of `set` and moves to `to` (an empty set consumes nothing). */
+  private consume(from: number, set: CharSet, to: number): void {
+    if (isEmpty(set)) return;
+    this.setOf.data[from] = this.setId(set);
+    this.to.data[from] = to;
   }
 
   link(from: number, to: number): void {
-    this.state(from).eps.push(to);
+    this.epsFrom.push(from);
+    this.epsTo.push(to);
   }
 
   empty(): Fragment {
@@ -106,17 +178,16 @@ class NfaBuilder {
   unit(set: CharSet): Fragment {
     const start = this.newState();
     const end = this.newState();
-    const st = this.state(start);
-    st.set = set;
-    st.to = end;
+    this.consume(start, set, end);
     return { start, end };
   }
 
   condition(when: Condition): Fragment {
-    this.hasConditions = true;
     const start = this.newState();
     const end = this.newState();
-    this.state(start).cond.push({ when, to: end });
+    this.condFrom.push(start);
+    this.condTo.push(end);
+    this.condWhen.push(CONDITIONS.indexOf(when));
     return { start, end };
   }
 
@@ -140,17 +211,26 @@ class NfaBuilder {
   }
 
   /**
+   * The UTF-16 unit set of a code-point set when it is a single unit step
+   * (no astral code points in `u` mode), else null.
+   */
+  singleUnit(set: CharSet): CharSet | null {
+    if (!this.flags.unicode) {
+      const last = set[set.length - 1];
+      return last === undefined || last <= MAX_UNIT ? set : intersect(set, range(0, MAX_UNIT));
+    }
+    if (!isEmpty(intersect(set, range(0x10000, MAX_CODE_POINT)))) return null;
+    return union(intersect(set, range(0, 0xd7ff)), intersect(set, range(0xe000, MAX_UNIT)));
+  }
+
+  /**
    * A set of code points as UTF-16: BMP units directly, astral code points as
    * high-surrogate / low-surrogate sequences. In `u` mode lone surrogates are
    * not matched by classes (a deliberate, documented narrowing of JS).
    */
   codePoints(set: CharSet): Fragment {
-    if (!this.flags.unicode) {
-      const last = set[set.length - 1];
-      return this.unit(
-        last === undefined || last <= MAX_UNIT ? set : intersect(set, range(0, MAX_UNIT)),
-      );
-    }
+    const unit = this.singleUnit(set);
+    if (unit !== null) return this.unit(unit);
     const bmp = union(intersect(set, range(0, 0xd7ff)), intersect(set, range(0xe000, MAX_UNIT)));
     const branches: Fragment[] = [];
     if (!isEmpty(bmp)) branches.push(this.unit(bmp));
@@ -188,6 +268,72 @@ class NfaBuilder {
     }
     this.link(cursor, end);
     return { start: head.start, end };
+  }
+
+  /**
+   * `U{min,max}` for one unit step U, as a chain of one state per unit instead
+   * of Thompson's two-plus-epsilons per copy: state i consumes U into state
+   * i + 1, and every state from `min` on may also skip to the end. Same
+   * language, under half the states; `{1,8000}` classes (JWTs, PEM bodies,
+   * exfil URLs) are what made compiling slow. An unbounded tail is a state
+   * that consumes U into itself.
+   */
+  repeatUnit(set: CharSet, min: number, max: number): Fragment {
+    const first = this.newState();
+    let cursor = first;
+    for (let i = 0; i < min; i++) {
+      const next = this.newState();
+      this.consume(cursor, set, next);
+      cursor = next;
+    }
+    if (max === Infinity) {
+      this.consume(cursor, set, cursor);
+      return { start: first, end: cursor };
+    }
+    const skippers: number[] = [];
+    for (let i = min; i < max; i++) {
+      const next = this.newState();
+      this.consume(cursor, set, next);
+      skippers.push(cursor);
+      cursor = next;
+    }
+    for (const s of skippers) this.link(s, cursor);
+    return { start: first, end: cursor };
+  }
+
+  finish(body: Fragment): Nfa {
+    const final = this.newState();
+    this.link(body.end, final);
+    const nfa = removePassThroughStates({
+      start: body.start,
+      final,
+      setOf: this.setOf.toArray(),
+      to: this.to.toArray(),
+      epsFrom: this.epsFrom.toArray(),
+      epsTo: this.epsTo.toArray(),
+      condFrom: this.condFrom.toArray(),
+      condTo: this.condTo.toArray(),
+      condWhen: this.condWhen.toArray(),
+    });
+    const n = nfa.setOf.length;
+    const eps = rows(n, nfa.epsFrom, nfa.epsTo);
+    const cond = rows(n, nfa.condFrom, nfa.condTo);
+    const condWhen = new Uint8Array(cond.order.length);
+    cond.order.forEach((e, slot) => {
+      condWhen[slot] = nfa.condWhen[e] as number;
+    });
+    return new Nfa({
+      start: nfa.start,
+      final: nfa.final,
+      sets: this.sets,
+      setOf: nfa.setOf,
+      to: nfa.to,
+      epsStart: eps.start,
+      epsTo: eps.to,
+      condStart: cond.start,
+      condTo: cond.to,
+      condWhen,
+    });
   }
 }
 
@@ -228,18 +374,36 @@ class Compiler {
     return set;
   }
 
-  element(e: Element): Fragment {
+  /** The code-point set of a one-character element (literal, escape or class), else null. */
+  private characterOf(e: Element): CharSet | null {
     switch (e.type) {
       case 'Character':
-        return this.b.codePoints(
-          this.cachedSet(e, () =>
-            this.flags.ignoreCase ? caseClose(single(e.value)) : single(e.value),
-          ),
+        return this.cachedSet(e, () =>
+          this.flags.ignoreCase ? caseClose(single(e.value)) : single(e.value),
         );
       case 'CharacterSet':
-        return this.b.codePoints(this.cachedSet(e, () => this.characterSet(e)));
+        return this.cachedSet(e, () => this.characterSet(e));
       case 'CharacterClass':
-        return this.b.codePoints(this.cachedSet(e, () => this.characterClass(e)));
+        return this.cachedSet(e, () => this.characterClass(e));
+      default:
+        return null;
+    }
+  }
+
+  /** The unit set of an element that is exactly one UTF-16 unit step, else null. */
+  private unitSet(e: Element): CharSet | null {
+    const set = this.characterOf(e);
+    return set === null ? null : this.b.singleUnit(set);
+  }
+
+  element(e: Element): Fragment {
+    const character = this.characterOf(e);
+    if (character !== null) return this.b.codePoints(character);
+    switch (e.type) {
+      case 'Character':
+      case 'CharacterSet':
+      case 'CharacterClass':
+        throw new Error('unreachable: one-character elements are compiled above');
       case 'Group':
         if (e.modifiers)
           throw new RegexSubsetError(`inline modifiers "${e.raw}" are not supported`);
@@ -250,6 +414,8 @@ class Compiler {
         if (e.max !== Infinity && e.max > 65536) {
           throw new RegexSubsetError(`repetition "${e.raw}" exceeds 65536`);
         }
+        const unit = this.unitSet(e.element);
+        if (unit !== null) return this.b.repeatUnit(unit, e.min, e.max);
         return this.b.repeat(() => this.element(e.element), e.min, e.max);
       }
       case 'Assertion':
@@ -310,12 +476,19 @@ class Compiler {
   }
 }
 
+/**
+ * One parser for every pattern: constructing a RegExpParser is far dearer than
+ * parsing a rule (it was a fifth of compiling the built-in packs).
+ */
+let sharedParser: RegExpParser | undefined;
+
 /** Parses and compiles `pattern` with `flags`; throws RegexSubsetError with a one-line reason. */
 export function compileNfa(pattern: string, flagText: string): Nfa {
   const flags = parseFlags(flagText);
   let ast;
   try {
-    ast = new RegExpParser({ ecmaVersion: 2025 }).parsePattern(pattern, 0, pattern.length, {
+    sharedParser ??= new RegExpParser({ ecmaVersion: 2025 });
+    ast = sharedParser.parsePattern(pattern, 0, pattern.length, {
       unicode: flags.unicode,
       unicodeSets: false,
     });
@@ -323,13 +496,5 @@ export function compileNfa(pattern: string, flagText: string): Nfa {
     throw new RegexSubsetError(`invalid regular expression: ${(error as Error).message}`);
   }
   const compiler = new Compiler(flags);
-  const body = compiler.alternatives(ast.alternatives);
-  const final = compiler.b.newState();
-  compiler.b.link(body.end, final);
-  return {
-    states: compiler.b.states,
-    start: body.start,
-    final,
-    hasConditions: compiler.b.hasConditions,
-  };
+  return compiler.b.finish(compiler.alternatives(ast.alternatives));
 }

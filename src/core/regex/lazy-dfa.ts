@@ -12,8 +12,8 @@
  * rule accepted right *before* that unit.
  */
 import type { Alphabet } from './alphabet.ts';
-import { type CharSet, has } from './char-set.ts';
-import { type Nfa, type NfaState, UnitKind, conditionHolds } from './nfa.ts';
+import { classList, classMask } from './alphabet.ts';
+import { type Nfa, UnitKind, conditionCodeHolds } from './nfa.ts';
 
 /** Packed transition: `(next << 1) | acceptedBefore`. */
 export const DEAD = 0;
@@ -30,8 +30,6 @@ export class LazyDfa {
   readonly localOf: Uint16Array;
   readonly localCount: number;
   private readonly localKind: Uint8Array;
-  /** consumes[s * localCount + l]: NFA state s consumes local class l. */
-  private readonly consumes: Uint8Array;
   private readonly cores: Int32Array[] = [];
   private readonly prevs: number[] = [];
   private readonly trans: Int32Array[] = [];
@@ -43,53 +41,69 @@ export class LazyDfa {
   private readonly index = new Map<string, number>();
   private readonly starts = new Int32Array(4).fill(-1);
 
+  /** Per local class, per NFA set id: 1 when the set contains the class. */
+  private readonly setHas: Uint8Array;
+  private readonly setCount: number;
+  /**
+   * Closure scratch, allocated on first use (many rules of a pack never run):
+   * a stamp per NFA state (seen when equal to `stamp`) and a stack.
+   */
+  private seenStamp: Uint32Array | null = null;
+  private stamp = 0;
+  private stack: Int32Array | null = null;
+
   constructor(
     private readonly nfa: Nfa,
     private readonly dist: Float64Array,
     alphabet: Alphabet,
   ) {
-    const sets: CharSet[] = [];
-    const setIds = new Map<string, number>();
-    const stateSet = new Int32Array(nfa.states.length).fill(-1);
-    nfa.states.forEach((st, i) => {
-      if (!st.set) return;
-      const key = st.set.join(',');
-      let id = setIds.get(key);
-      if (id === undefined) {
-        id = sets.length;
-        sets.push(st.set);
-        setIds.set(key, id);
+    const sets = nfa.sets;
+    this.setCount = sets.length;
+    // Local classes: global classes that no set of this rule (nor, with assertions, the
+    // unit kind) tells apart. Partition refinement over integer block ids: each set moves
+    // its classes out of their blocks into fresh ones, so a set costs only the classes it
+    // holds (most sets are a literal's one or two classes).
+    const classCount = alphabet.classCount;
+    const ids = nfa.hasConditions ? Int32Array.from(alphabet.kind) : new Int32Array(classCount);
+    let count = nfa.hasConditions ? 4 : 1;
+    const splitOf: number[] = [];
+    const touched: number[] = [];
+    for (const set of sets) {
+      const list = classList(alphabet, set);
+      for (let i = 0; i < list.length; i++) {
+        const g = list[i] as number;
+        const block = ids[g] as number;
+        let moved = splitOf[block];
+        if (moved === undefined || moved < 0) {
+          moved = count++;
+          splitOf[block] = moved;
+          touched.push(block);
+        }
+        ids[g] = moved;
       }
-      stateSet[i] = id;
-    });
-    this.localOf = new Uint16Array(alphabet.classCount);
-    const bySignature = new Map<string, number>();
+      for (const block of touched) splitOf[block] = -1;
+      touched.length = 0;
+    }
+    // Number local classes by first occurrence, and keep one global class of each.
+    const first = new Int32Array(count).fill(-1);
+    this.localOf = new Uint16Array(classCount);
     const localRep: number[] = [];
-    const localKind: number[] = [];
-    for (let g = 0; g < alphabet.classCount; g++) {
-      const unit = alphabet.representative[g] as number;
-      const kind = alphabet.kind[g] as number;
-      let signature = nfa.hasConditions ? `${kind}:` : '';
-      for (let s = 0; s < sets.length; s++) signature += has(sets[s] as CharSet, unit) ? '1' : '0';
-      let local = bySignature.get(signature);
-      if (local === undefined) {
-        local = localRep.length;
-        bySignature.set(signature, local);
-        localRep.push(unit);
-        localKind.push(kind);
+    for (let g = 0; g < classCount; g++) {
+      const id = ids[g] as number;
+      if (first[id] === -1) {
+        first[id] = localRep.length;
+        localRep.push(g);
       }
-      this.localOf[g] = local;
+      this.localOf[g] = first[id] as number;
     }
     this.localCount = localRep.length;
-    this.localKind = Uint8Array.from(localKind);
-    this.consumes = new Uint8Array(nfa.states.length * this.localCount);
-    nfa.states.forEach((st, i) => {
-      const set = stateSet[i] as number;
-      if (set < 0) return;
-      for (let l = 0; l < this.localCount; l++) {
-        if (has(sets[set] as CharSet, localRep[l] as number))
-          this.consumes[i * this.localCount + l] = 1;
-      }
+    this.localKind = Uint8Array.from(localRep, (g) => alphabet.kind[g] as number);
+    this.setHas = new Uint8Array(this.localCount * this.setCount);
+    sets.forEach((set, k) => {
+      const mask = classMask(alphabet, set);
+      localRep.forEach((g, l) => {
+        this.setHas[l * this.setCount + k] = mask[g] as number;
+      });
     });
     // State 0 is the dead state: empty set, every transition back to itself.
     this.intern([], 0);
@@ -170,37 +184,71 @@ export class LazyDfa {
   private compute(state: number, l: number): number {
     const next = this.localKind[l] as UnitKind;
     const closure = this.closure(state, next);
-    const accepted = closure.includes(this.nfa.final) ? 1 : 0;
-    const targets = new Set<number>();
-    for (const s of closure) {
-      if (this.consumes[s * this.localCount + l] === 1) {
-        const to = (this.nfa.states[s] as NfaState).to;
-        if (this.dist[to] !== Infinity) targets.add(to);
+    const { final, setOf, to } = this.nfa;
+    let accepted = 0;
+    const targets: number[] = [];
+    const row = l * this.setCount;
+    for (let i = 0; i < closure.length; i++) {
+      const s = closure[i] as number;
+      if (s === final) accepted = 1;
+      const set = setOf[s] as number;
+      if (set >= 0 && this.setHas[row + set] === 1) {
+        const t = to[s] as number;
+        if (this.dist[t] !== Infinity) targets.push(t);
       }
     }
-    const core = [...targets].sort((a, b) => a - b);
-    const id = core.length === 0 ? DEAD : this.intern(core, this.nfa.hasConditions ? next : 0);
+    targets.sort((a, b) => a - b);
+    let unique = 0;
+    for (let i = 0; i < targets.length; i++) {
+      if (i === 0 || targets[i] !== targets[i - 1]) targets[unique++] = targets[i] as number;
+    }
+    targets.length = unique;
+    const id =
+      targets.length === 0 ? DEAD : this.intern(targets, this.nfa.hasConditions ? next : 0);
     const packed = (id << 1) | accepted;
     (this.trans[state] as Int32Array)[l] = packed;
     return packed;
   }
 
-  private closure(state: number, next: UnitKind): number[] {
+  /** The epsilon closure of a state's core before a unit of kind `next` (Edge: end of stream). */
+  private closure(state: number, next: UnitKind): Int32Array {
     const core = this.cores[state] as Int32Array;
     const prev = this.prevs[state] as UnitKind;
-    const seen = new Set<number>();
-    const stack = Array.from(core);
-    while (stack.length > 0) {
-      const s = stack.pop() as number;
-      if (seen.has(s)) continue;
-      seen.add(s);
-      const st = this.nfa.states[s] as NfaState;
-      for (const t of st.eps) if (this.dist[t] !== Infinity) stack.push(t);
-      for (const c of st.cond) {
-        if (this.dist[c.to] !== Infinity && conditionHolds(c.when, prev, next)) stack.push(c.to);
+    const { epsStart, epsTo, condStart, condTo, condWhen } = this.nfa;
+    const nfa = this.nfa;
+    // Every state is visited once and every edge pushes at most once: that bounds the stack.
+    const seen = (this.seenStamp ??= new Uint32Array(nfa.stateCount));
+    const stack = (this.stack ??= new Int32Array(
+      nfa.stateCount + nfa.epsTo.length + nfa.condTo.length + 1,
+    ));
+    const dist = this.dist;
+    this.stamp = this.stamp === 0xffffffff ? 1 : this.stamp + 1;
+    if (this.stamp === 1) seen.fill(0);
+    const stamp = this.stamp;
+    const out: number[] = [];
+    let depth = 0;
+    for (let i = 0; i < core.length; i++) stack[depth++] = core[i] as number;
+    while (depth > 0) {
+      const s = stack[--depth] as number;
+      if (seen[s] === stamp) continue;
+      seen[s] = stamp;
+      out.push(s);
+      for (let e = epsStart[s] as number; e < (epsStart[s + 1] as number); e++) {
+        const t = epsTo[e] as number;
+        if (seen[t] !== stamp && dist[t] !== Infinity) stack[depth++] = t;
+      }
+      for (let e = condStart[s] as number; e < (condStart[s + 1] as number); e++) {
+        const t = condTo[e] as number;
+        if (
+          seen[t] !== stamp &&
+          dist[t] !== Infinity &&
+          conditionCodeHolds(condWhen[e] as number, prev, next)
+        ) {
+          stack[depth++] = t;
+        }
       }
     }
-    return [...seen];
+    return Int32Array.from(out);
   }
 
   private intern(core: number[], prev: number): number {

@@ -42,7 +42,19 @@ export type RuleScope = 'single' | 'cross' | 'both';
 export const RULE_SCOPES: readonly RuleScope[] = ['single', 'cross', 'both'];
 
 /** Built-in validators; a candidate match counts only when its validator accepts it. */
-export type ValidatorName = 'luhn' | 'iban' | 'cn-resident-id' | 'entropy' | 'exfil-url';
+export type ValidatorName =
+  | 'luhn'
+  | 'iban'
+  | 'cn-resident-id'
+  | 'entropy'
+  | 'exfil-url'
+  | 'not-placeholder'
+  | 'exfil-link'
+  | 'exfil-image'
+  | 'exfil-html-img'
+  | 'us-ssn'
+  | 'email'
+  | 'tag-smuggling';
 
 export const VALIDATOR_NAMES: readonly ValidatorName[] = [
   'luhn',
@@ -50,11 +62,21 @@ export const VALIDATOR_NAMES: readonly ValidatorName[] = [
   'cn-resident-id',
   'entropy',
   'exfil-url',
+  'not-placeholder',
+  'exfil-link',
+  'exfil-image',
+  'exfil-html-img',
+  'us-ssn',
+  'email',
+  'tag-smuggling',
 ];
 
 export interface ValidatorSpec {
   name: ValidatorName;
-  /** `entropy`: minimum Shannon entropy in bits per character of the checked part. */
+  /**
+   * `entropy` (required) and `not-placeholder` (optional): minimum Shannon
+   * entropy in bits per character of the checked part.
+   */
   minEntropy?: number;
   /**
    * Optional JS regular expression source applied to an already-found candidate

@@ -264,7 +264,12 @@ function checkRule(rule: unknown, index: number, problems: PackProblem[]): strin
       else if (!(VALIDATOR_NAMES as readonly unknown[]).includes(v.name)) {
         add('validator.name', `${oneOf(VALIDATOR_NAMES)} (got ${describe(v.name)})`);
       }
-      hasExfilValidator = v.name === 'exfil-url';
+      // The exfil validators find the host that `{host}` names.
+      hasExfilValidator =
+        v.name === 'exfil-url' ||
+        v.name === 'exfil-link' ||
+        v.name === 'exfil-image' ||
+        v.name === 'exfil-html-img';
       if (v.minEntropy !== undefined) {
         if (
           typeof v.minEntropy !== 'number' ||
@@ -276,8 +281,11 @@ function checkRule(rule: unknown, index: number, problems: PackProblem[]): strin
             'validator.minEntropy',
             `must be a number greater than 0 and at most 8 bits per character (got ${describe(v.minEntropy)})`,
           );
-        } else if (v.name !== 'entropy') {
-          add('validator.minEntropy', 'is only used by the "entropy" validator');
+        } else if (v.name !== 'entropy' && v.name !== 'not-placeholder') {
+          add(
+            'validator.minEntropy',
+            'is only used by the "entropy" and "not-placeholder" validators',
+          );
         }
       } else if (v.name === 'entropy') {
         add('validator.minEntropy', 'is required for the "entropy" validator');
@@ -306,7 +314,10 @@ function checkRule(rule: unknown, index: number, problems: PackProblem[]): strin
     if (typeof rule.replacement !== 'string') {
       add('replacement', `must be a string (got ${describe(rule.replacement)})`);
     } else if (rule.replacement.includes('{host}') && !hasExfilValidator) {
-      add('replacement', '"{host}" needs the "exfil-url" validator, which finds the host');
+      add(
+        'replacement',
+        '"{host}" needs an exfil validator ("exfil-url", "exfil-link", "exfil-image" or "exfil-html-img"), which finds the host',
+      );
     }
   }
 

@@ -35,6 +35,12 @@ export interface RewriterOptions {
   onIssue?: (issue: WireIssue) => void;
   /** Framers for framings this module does not know (e.g. Gemini's length-prefixed frames). */
   framer?: () => Framer;
+  /**
+   * Called when frames start or stop waiting for the guard's decision
+   * (edge-triggered, after a push or the end). For a "holding" indicator only:
+   * time never releases a waiting frame (DESIGN.md §3.4).
+   */
+  onHoldChange?: (holding: boolean) => void;
 }
 
 interface SlotSpan {
@@ -73,6 +79,7 @@ export class StreamRewriter {
   private readonly reported = new Set<string>();
   private blocked = false;
   private ended = false;
+  private holding = false;
 
   constructor(
     readonly adapter: WireAdapter,
@@ -85,6 +92,11 @@ export class StreamRewriter {
 
   get isBlocked(): boolean {
     return this.blocked;
+  }
+
+  /** True while frames wait for the guard to decide their text. */
+  get isHolding(): boolean {
+    return this.holding;
   }
 
   /** Feeds decoded body text; returns the text the page may receive now. */
@@ -113,6 +125,7 @@ export class StreamRewriter {
 
   private accept(event: WireEvent): void {
     if (event.unrecognised !== undefined) this.report('unrecognised-frame', event.unrecognised);
+    for (const flag of event.flags ?? []) this.options.onGuardEvents?.(flag.channel, [flag.event]);
     for (const name of event.ends ?? []) this.channels.get(name)?.finish();
     const spans = event.slots.map((slot): SlotSpan => {
       switch (slot.mode) {
@@ -204,7 +217,14 @@ export class StreamRewriter {
       this.queue.length = 0;
       out += this.session.blockEnding();
     }
+    this.noteHolding(this.queue.length > 0);
     return out;
+  }
+
+  private noteHolding(holding: boolean): void {
+    if (holding === this.holding) return;
+    this.holding = holding;
+    this.options.onHoldChange?.(holding);
   }
 
   /** The frame with its guarded text, or null when it cannot be re-serialised (then blocked). */

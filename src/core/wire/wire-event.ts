@@ -2,6 +2,7 @@
  * What an adapter makes of one frame: the text slots it carries (per channel)
  * and how to re-serialise the SAME frame with other text in those slots.
  */
+import type { MatchEvent } from '../guard/guard-event.ts';
 import type { Framer, RawFrame } from './raw-frame.ts';
 
 /**
@@ -30,6 +31,12 @@ export interface WireEvent {
   render(texts: readonly string[]): string;
   /** Set when the adapter did not understand the frame: passed through unchanged and reported. */
   unrecognised?: string;
+  /**
+   * Flag events the adapter raised itself from non-text fields it reads (an
+   * instruction-shaped memory write, issue 5 §4): reported like guard events,
+   * never changing the frame.
+   */
+  flags?: { channel: string; event: MatchEvent }[];
 }
 
 export type WireFormat =

@@ -1,26 +1,10 @@
 import { render } from 'preact';
-import browser from 'webextension-polyfill';
+import { t, uiLanguage } from '../i18n.ts';
 import '../theme.css';
+import './options.css';
+import { Options } from './options.tsx';
 
-/** Options page placeholder: settings per site and per kind come in a later issue. */
-function Options() {
-  const { version } = browser.runtime.getManifest();
-  return (
-    <main id="csg-options" style={{ maxWidth: '640px', margin: '32px auto', padding: '0 16px' }}>
-      <h1 class="csg-brand">
-        <img src="/assets/icon-32.png" alt="" />
-        Chat Stream Guard
-      </h1>
-      <p>
-        Version <span data-testid="version">{version}</span>
-      </p>
-      <p class="csg-muted">
-        Settings are not editable yet. The guard runs with its built-in rule pack on the supported
-        chat sites.
-      </p>
-    </main>
-  );
-}
-
+document.documentElement.lang = uiLanguage();
+document.title = t('options_title');
 const root = document.getElementById('app');
 if (root) render(<Options />, root);

@@ -1,71 +1,187 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
-import { guardedMatchPatterns, isGuardedUrl } from '../guarded-sites.ts';
+import type { AuditRecord, TabState } from '../../protocol/runtime-messages.ts';
+import {
+  type AuditFilter,
+  NO_FILTER,
+  filterQuery,
+  filterRecords,
+  matchesFilter,
+} from '../audit-filter.ts';
+import { connectLive, getTabState, queryAudit, setSite } from '../background-client.ts';
+import { t } from '../i18n.ts';
+import { Notice } from '../notice.tsx';
+import { requestSitePermission } from '../permission-request.ts';
+import { CountersPanel } from './counters-panel.tsx';
+import { type CurrentTab, currentTab } from './current-tab.ts';
+import { LiveEvents } from './live-events.tsx';
+import { type LiveView, applyLiveMessage, liveViewOf } from './live-view.ts';
+import { RecentLog } from './recent-log.tsx';
+import { type SiteState, SiteStatus } from './site-status.tsx';
+import { SiteToggle } from './site-toggle.tsx';
 
-type TabState =
-  | { state: 'loading' }
-  | { state: 'active'; host: string }
-  | { state: 'inactive'; host: string | undefined };
+/** Audit records the popup lists (the options page exports the whole log). */
+const RECENT_LIMIT = 20;
 
-/**
- * The tab the popup is about: the active tab of the current window, or `?tab=<id>`
- * (used when the popup is opened as a page, e.g. by the e2e tests and the demo).
- */
-async function currentTab(): Promise<browser.Tabs.Tab | undefined> {
-  const requested = Number(new URLSearchParams(location.search).get('tab'));
-  if (Number.isInteger(requested) && requested > 0) return browser.tabs.get(requested);
-  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
-  return tab;
-}
+type View =
+  | { kind: 'loading' }
+  | { kind: 'no-tab' }
+  | { kind: 'unreachable'; tab: CurrentTab }
+  | { kind: 'ready'; tab: CurrentTab; state: TabState };
 
-function hostOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).host || undefined;
-  } catch {
-    return undefined;
+type PopupNotice = { tone: 'info' | 'error'; key: string } | null;
+
+function siteStateOf(view: View): SiteState {
+  switch (view.kind) {
+    case 'loading':
+    case 'no-tab':
+      return 'unsupported';
+    case 'unreachable':
+      return 'unreachable';
+    case 'ready':
+      if (view.state.site === '') return 'unsupported';
+      if (!view.state.enabled) return 'inactive';
+      return view.state.permitted ? 'active' : 'no-permission';
   }
 }
 
-async function loadTabState(): Promise<TabState> {
-  const patterns = guardedMatchPatterns(browser.runtime.getManifest());
-  const tab = await currentTab();
-  // Without a host permission for the tab, the browser does not reveal its URL: such a
-  // page is not one the guard runs on.
-  const url = tab?.url;
-  const host = hostOf(url);
-  if (host && isGuardedUrl(url, patterns)) return { state: 'active', host };
-  return { state: 'inactive', host };
-}
-
 export function Popup() {
-  const [tab, setTab] = useState<TabState>({ state: 'loading' });
+  const [view, setView] = useState<View>({ kind: 'loading' });
+  const [live, setLive] = useState<LiveView | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<PopupNotice>(null);
+  const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
+  const [log, setLog] = useState<AuditRecord[] | 'unreachable'>([]);
+  // The live port outlives filter changes: it reads the current filter through a ref.
+  const filterRef = useRef(filter);
+  filterRef.current = filter;
+
   useEffect(() => {
-    loadTabState().then(setTab, () => setTab({ state: 'inactive', host: undefined }));
+    let closeLive: (() => void) | undefined;
+    let cancelled = false;
+    void (async () => {
+      const tab = await currentTab().catch(() => undefined);
+      if (cancelled) return;
+      if (tab === undefined) return setView({ kind: 'no-tab' });
+      const answer = await getTabState(tab.id);
+      if (cancelled) return;
+      if (!answer.ok) return setView({ kind: 'unreachable', tab });
+      setView({ kind: 'ready', tab, state: answer.value });
+      setLive(liveViewOf(answer.value));
+      closeLive = connectLive(
+        tab.id,
+        (message) => {
+          setLive((current) => (current ? applyLiveMessage(current, message) : current));
+          if (message.type === 'event') {
+            const shown = filterRef.current;
+            setLog((current) =>
+              current === 'unreachable' || !matchesFilter(message.record, shown)
+                ? current
+                : filterRecords([message.record, ...current], shown, RECENT_LIMIT),
+            );
+          }
+        },
+        () => undefined,
+      );
+    })();
+    return () => {
+      cancelled = true;
+      closeLive?.();
+    };
   }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    void queryAudit(filterQuery(filter, { limit: RECENT_LIMIT })).then((answer) => {
+      if (cancelled) return;
+      setLog(answer.ok ? filterRecords(answer.value, filter, RECENT_LIMIT) : 'unreachable');
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [filter]);
+
+  const onToggle = useCallback(() => {
+    if (view.kind !== 'ready') return;
+    const { tab, state } = view;
+    const next = !state.enabled;
+    // Asked here, synchronously in the click: permissions.request needs the user gesture.
+    const permission =
+      next && !state.permitted ? requestSitePermission(state.site) : Promise.resolve(true);
+    setBusy(true);
+    setNotice(null);
+    void permission
+      .then(async (granted) => {
+        if (!granted) return setNotice({ tone: 'error', key: 'popup_permission_denied' });
+        const answer = await setSite(state.site, next);
+        if (!answer.ok) return setNotice({ tone: 'error', key: 'background_unreachable' });
+        const { enabled, permitted } = answer.value;
+        setView({ kind: 'ready', tab, state: { ...state, enabled, permitted } });
+        setNotice(
+          next && !permitted
+            ? { tone: 'error', key: 'popup_permission_denied' }
+            : { tone: 'info', key: 'popup_reload_hint' },
+        );
+        const refreshed = await getTabState(tab.id);
+        if (refreshed.ok) setView({ kind: 'ready', tab, state: refreshed.value });
+      })
+      .finally(() => setBusy(false));
+  }, [view]);
+
   const { version } = browser.runtime.getManifest();
+  const siteState = siteStateOf(view);
+  const host =
+    view.kind === 'ready'
+      ? (view.tab.host ?? view.state.site)
+      : view.kind === 'unreachable'
+        ? view.tab.host
+        : undefined;
 
   return (
-    <main id="csg-popup" data-state={tab.state}>
+    <main id="csg-popup" data-state={view.kind}>
       <h1 class="csg-brand">
         <img src="/assets/icon-32.png" alt="" />
-        Chat Stream Guard
+        {t('extension_name')}
       </h1>
-      {tab.state === 'loading' ? (
-        <p class="csg-muted">Checking this tab…</p>
+      {view.kind === 'loading' ? (
+        <p class="csg-muted">{t('popup_loading')}</p>
       ) : (
         <>
-          <p class="csg-host" data-testid="host">
-            {tab.host ?? 'This page'}
-          </p>
-          <p class="csg-status" data-testid="status" data-state={tab.state}>
-            {tab.state === 'active'
-              ? `The guard is active on ${tab.host}.`
-              : 'The guard does not run on this page (not a guarded chat site).'}
-          </p>
+          <SiteStatus host={host} state={siteState} />
+          {view.kind === 'ready' && view.state.site !== '' ? (
+            <SiteToggle enabled={view.state.enabled} disabled={busy} onToggle={onToggle} />
+          ) : null}
         </>
       )}
-      <p class="csg-footer csg-muted">Version {version}</p>
+      {notice ? (
+        <Notice tone={notice.tone} testId="notice">
+          {t(notice.key)}
+        </Notice>
+      ) : null}
+      {live ? (
+        <>
+          <CountersPanel tab={live.counters.tab} today={live.counters.today} />
+          <LiveEvents events={live.events} holding={live.holding} />
+        </>
+      ) : null}
+      <RecentLog records={log} filter={filter} onFilterChange={setFilter} />
+      <p class="csg-footer">
+        <a
+          href="../options/index.html"
+          target="_blank"
+          data-testid="options-link"
+          onClick={(event) => {
+            event.preventDefault();
+            void browser.runtime.openOptionsPage();
+          }}
+        >
+          {t('popup_open_options')}
+        </a>
+        <span class="csg-muted">
+          {' '}
+          · {t('version_prefix')} {version}
+        </span>
+      </p>
     </main>
   );
 }

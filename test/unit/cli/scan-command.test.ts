@@ -330,9 +330,9 @@ describe('csg commands', () => {
       const replay = await runCsg(['replay', 'no-such-capture.txt']);
       expectUsageError(replay);
       expect(replay.stderr).toMatch(/^csg: cannot read no-such-capture\.txt: /);
-      const envelope = await runCsg(['envelope']);
+      const envelope = await runCsg(['envelope', '--renderer', 'nope'], { stdin: '' });
       expectUsageError(envelope);
-      expect(envelope.stderr).toContain('"envelope" is not implemented yet');
+      expect(envelope.stderr).toContain('--renderer must be');
     },
     T,
   );

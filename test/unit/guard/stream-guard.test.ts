@@ -225,13 +225,20 @@ describe('StreamGuard: session escalation (seed 002 §9)', () => {
 });
 
 describe('StreamGuard: policy', () => {
-  it('a policy per kind overrides rule actions', () => {
-    expect(scanText(pack, 'call 555-1234', { policy: { pii: 'off' } }).output).toBe(
-      'call 555-1234',
-    );
-    const flagged = scanText(pack, 'call 555-1234', { policy: { pii: 'flag' } });
-    expect(flagged.output).toBe('call 555-1234');
-    expect(flagged.events).toMatchObject([{ rule: 'digits', action: 'flag' }]);
+  it("'off' for a kind switches its rules off", () => {
+    const off = scanText(pack, 'call 555-1234', { policy: { pii: 'off' } });
+    expect(off.output).toBe('call 555-1234');
+    expect(off.events).toEqual([]);
+  });
+
+  it('a policy is a floor: it strengthens a rule, never weakens it', () => {
+    const unchanged = scanText(pack, 'call 555-1234');
+    const flagFloor = scanText(pack, 'call 555-1234', { policy: { pii: 'flag' } });
+    expect(flagFloor.output).toBe(unchanged.output);
+    expect(flagFloor.events).toMatchObject([{ rule: 'digits', action: 'redact' }]);
+    const blocked = scanText(pack, 'call 555-1234', { policy: { pii: 'block' } });
+    expect(blocked.blocked).toBe(true);
+    expect(blocked.events).toMatchObject([{ rule: 'digits', action: 'block' }]);
   });
 });
 
@@ -283,5 +290,15 @@ describe('compilePack: rejects what cannot be streamed exactly', () => {
   it('keywords that are not literal prefixes of every match', () => {
     expect(problem({ pattern: '(?:tok|tak)_[a-z]{3}' })).toMatch(/rule "tok".*keywords.*"ta"/);
     expect(problem({ pattern: '[a-z]tok_[a-z]{3}' })).toMatch(/keywords/);
+  });
+});
+
+describe("StreamGuard: policyMode 'set' (on send)", () => {
+  it('applies the policy as set: it can weaken a rule, and off rules stay off', () => {
+    const flagged = scanText(pack, 'call 555-1234', { policy: { pii: 'flag' }, policyMode: 'set' });
+    expect(flagged.output).toBe('call 555-1234');
+    expect(flagged.events).toMatchObject([{ rule: 'digits', action: 'flag' }]);
+    const off = scanText(pack, 'call 555-1234', { policy: { pii: 'off' }, policyMode: 'set' });
+    expect(off.events).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { VALIDATOR_NAMES } from '../../../src/core/rules/rule.ts';
 import {
   formatProblem,
   validatePack,
@@ -181,7 +182,8 @@ describe('validatePack: problems name the rule and the field', () => {
 
   it('checks validators', () => {
     expect(linesOf(pack(goodRule({ validator: { name: 'crc32' } })))).toEqual([
-      'rule "github-pat": field "validator.name": must be one of "luhn", "iban", "cn-resident-id", "entropy", "exfil-url" (got "crc32")',
+      // Every validator is listed, in the order of VALIDATOR_NAMES (packs add validators).
+      `rule "github-pat": field "validator.name": must be one of ${VALIDATOR_NAMES.map((n) => `"${n}"`).join(', ')} (got "crc32")`,
     ]);
     for (const minEntropy of [0, -1, 8.5, Number.NaN, '3']) {
       expect(linesOf(pack(goodRule({ validator: { name: 'entropy', minEntropy } })))[0]).toMatch(
@@ -195,7 +197,7 @@ describe('validatePack: problems name the rule and the field', () => {
       'rule "github-pat": field "validator.minEntropy": is required for the "entropy" validator',
     ]);
     expect(linesOf(pack(goodRule({ validator: { name: 'luhn', minEntropy: 3 } })))).toEqual([
-      'rule "github-pat": field "validator.minEntropy": is only used by the "entropy" validator',
+      'rule "github-pat": field "validator.minEntropy": is only used by the "entropy" and "not-placeholder" validators',
     ]);
     expect(linesOf(pack(goodRule({ validator: { name: 'luhn', part: '(' } })))[0]).toMatch(
       /^rule "github-pat": field "validator.part": is not a valid regular expression/,
@@ -222,7 +224,7 @@ describe('validatePack: problems name the rule and the field', () => {
 
   it('rejects {host} in a replacement without the exfil-url validator', () => {
     expect(linesOf(pack(goodRule({ replacement: '[blocked {host}]' })))).toEqual([
-      'rule "github-pat": field "replacement": "{host}" needs the "exfil-url" validator, which finds the host',
+      'rule "github-pat": field "replacement": "{host}" needs an exfil validator ("exfil-url", "exfil-link", "exfil-image" or "exfil-html-img"), which finds the host',
     ]);
   });
 

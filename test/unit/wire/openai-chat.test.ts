@@ -6,6 +6,7 @@ import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { openAiChatJson, openAiChatStream } from '../../../src/core/wire/adapters/openai-chat.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
+import { StreamRewriter } from '../../../src/core/wire/stream-rewriter.ts';
 import {
   blockingPack,
   fixture,
@@ -31,6 +32,21 @@ async function readWithSdk(body: string): Promise<{ text: string; chunks: ChatCo
 }
 
 describe('openai-chat adapter', () => {
+  it('releases everything at [DONE], before the connection closes', () => {
+    // The last delta ends in a prefix a rule could still extend (`sk-`): the guard holds
+    // it until the channel ends. `[DONE]` ends it, so a client that waits for `[DONE]`
+    // before closing the connection is not left waiting.
+    const chunk = (content: string) =>
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    const body = chunk('The key starts with ') + chunk('sk-') + 'data: [DONE]\n\n';
+    const rewriter = new StreamRewriter(openAiChatStream, pack);
+    const beforeDone = rewriter.push(chunk('The key starts with ') + chunk('sk-'));
+    expect(beforeDone).not.toContain('sk-');
+    const atDone = rewriter.push('data: [DONE]\n\n');
+    expect(beforeDone + atDone).toBe(body);
+    expect(rewriter.end()).toBe('');
+  });
+
   it('passes a stream without matches through byte for byte (CRLF, comments, no space after data:)', () => {
     expect(wholeReplay(openAiChatStream, pack, benign).output).toBe(benign);
   });

@@ -262,12 +262,23 @@ function parseAuthority(afterSlashes: string): Authority {
   return { host: normaliseHost(host), rest };
 }
 
-export function exfilUrlVerdict(text: string, allowedHosts: readonly string[]): ExfilUrlVerdict {
+/**
+ * The URL a renderer would use for `![alt](dest)`, `[text](dest)` or a bare
+ * destination, as the browser's URL parser sees it (Markdown escapes and
+ * character references decoded, C0 controls and spaces trimmed, tabs and
+ * newlines removed), and whether the candidate was cut off. Shared with the
+ * `exfil-link` validator.
+ */
+export function destinationUrl(text: string): { url: string; incomplete: boolean } {
   const { dest, incomplete } = extractDestination(text);
-  // What the browser's URL parser sees: trimmed of C0 controls and spaces, tabs and newlines removed.
   const url = decodeMarkdown(dest)
     .replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
     .replace(/[\t\n\r]/g, '');
+  return { url, incomplete };
+}
+
+export function exfilUrlVerdict(text: string, allowedHosts: readonly string[]): ExfilUrlVerdict {
+  const { url, incomplete } = destinationUrl(text);
 
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url);
   if (scheme !== null) {

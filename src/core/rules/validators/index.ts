@@ -12,12 +12,25 @@ import { entropyAtLeast } from './entropy.ts';
 import { exfilUrlVerdict } from './exfil-url.ts';
 import { ibanValid } from './iban.ts';
 import { luhnValid } from './luhn.ts';
+import { notPlaceholder } from './not-placeholder.ts';
+import { emailIsPersonal } from './email-address.ts';
+import { exfilHtmlImgVerdict } from './exfil-html-img.ts';
+import { exfilLinkVerdict } from './exfil-link.ts';
+import { tagRunIsSmuggling } from './tag-smuggling.ts';
+import { usSsnValid } from './us-ssn.ts';
 
 export { cnResidentIdCheckChar, cnResidentIdValid } from './cn-resident-id.ts';
 export { entropyAtLeast, shannonEntropy } from './entropy.ts';
 export { exfilUrlVerdict, hostIsAllowed, type ExfilUrlVerdict } from './exfil-url.ts';
 export { IBAN_LENGTHS, ibanMod97, ibanValid } from './iban.ts';
 export { luhnValid } from './luhn.ts';
+export { looksLikePlaceholder, notPlaceholder } from './not-placeholder.ts';
+export { emailIsPersonal } from './email-address.ts';
+export { exfilHtmlImgVerdict } from './exfil-html-img.ts';
+export { exfilLinkVerdict } from './exfil-link.ts';
+export { urlCarriesData } from './url-carries-data.ts';
+export { tagRunIsSmuggling } from './tag-smuggling.ts';
+export { usSsnValid } from './us-ssn.ts';
 
 export interface ValidatorContext {
   /** Hosts (and their subdomains) Markdown images may load from; used by `exfil-url`. */
@@ -81,6 +94,26 @@ export function runValidator(
       const verdict = exfilUrlVerdict(subject, ctx.allowedImageHosts);
       return { ok: verdict.risky, host: verdict.host };
     }
+    case 'not-placeholder':
+      return { ok: notPlaceholder(subject, spec.minEntropy) };
+    case 'exfil-link': {
+      const verdict = exfilLinkVerdict(subject, ctx.allowedImageHosts);
+      return { ok: verdict.risky, host: verdict.host };
+    }
+    case 'exfil-image': {
+      const verdict = exfilLinkVerdict(subject, ctx.allowedImageHosts, 'image');
+      return { ok: verdict.risky, host: verdict.host };
+    }
+    case 'exfil-html-img': {
+      const verdict = exfilHtmlImgVerdict(subject, ctx.allowedImageHosts);
+      return { ok: verdict.risky, host: verdict.host };
+    }
+    case 'us-ssn':
+      return { ok: usSsnValid(subject) };
+    case 'email':
+      return { ok: emailIsPersonal(subject) };
+    case 'tag-smuggling':
+      return { ok: tagRunIsSmuggling(subject) };
     default: {
       const unknown: never = spec.name;
       throw new Error(`unknown validator ${JSON.stringify(unknown)}`);

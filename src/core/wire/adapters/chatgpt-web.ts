@@ -40,6 +40,7 @@ import type { JsonPath } from '../json-string-span.ts';
 import { type JsonEdit, editJson } from '../json-value-edit.ts';
 import { PatchCursor, joinPath } from '../patch-cursor.ts';
 import type { RawFrame } from '../raw-frame.ts';
+import { memoryWriteFlag } from '../../outgoing/memory-write-flag.ts';
 import { editSseJson } from '../sse-json-edit.ts';
 import { isRecord, sseJson } from '../sse-json-render.ts';
 import type { AdapterSession, TextSlot, WireAdapter, WireEvent } from '../wire-event.ts';
@@ -120,6 +121,14 @@ interface MessageState {
   text: string;
   /** The current guard stream's input is `text` (false after a restart mid-text). */
   aligned: boolean;
+  /** A memory write (issue 5 §4): its text is checked once, when it finishes. */
+  memory?: { audited: boolean };
+}
+
+/** The memory tool (`bio`) receives what ChatGPT persists as a memory (WIRE-FORMATS.md §1.3). */
+function isMemoryWrite(message: Record<string, unknown>): boolean {
+  const author = isRecord(message.author) ? message.author : {};
+  return author.role === 'assistant' && message.recipient === 'bio';
 }
 
 /** What a frame does to the page, applied when the page actually receives it. */
@@ -155,6 +164,7 @@ class FrameBuild {
   /** Messages whose guard stream ends with this frame. */
   readonly ending = new Set<MessageState>();
   readonly effects: Effects = {};
+  readonly flags: NonNullable<WireEvent['flags']> = [];
   unrecognised: string | undefined;
 
   /** `carried`: channels that ended with the previous frame. */
@@ -203,7 +213,18 @@ function chatgptSession(): AdapterSession {
   }
 
   function endAll(b: FrameBuild): void {
-    for (const m of messages.values()) endMessage(m, b);
+    for (const m of messages.values()) {
+      endMessage(m, b);
+      auditMemory(b, m);
+    }
+  }
+
+  /** Flags an instruction-shaped memory write once it is complete (seed 004 §6). */
+  function auditMemory(b: FrameBuild, m: MessageState): void {
+    if (m.memory === undefined || m.memory.audited) return;
+    m.memory.audited = true;
+    const event = memoryWriteFlag(m.text);
+    if (event !== null) b.flags.push({ channel: `memory:${m.key}`, event });
   }
 
   /** The message text ops apply to; a resumed stream may start without one (guarded). */
@@ -272,6 +293,7 @@ function chatgptSession(): AdapterSession {
     if (m === undefined) {
       const visible = isVisibleAssistantMessage(message);
       m = { key, visible, segment: 0, ended: false, text: '', aligned: true };
+      if (isMemoryWrite(message)) m.memory = { audited: false };
       messages.set(key, m);
     }
     if (current !== m) {
@@ -280,6 +302,7 @@ function chatgptSession(): AdapterSession {
       b.effects.message = key;
     }
     const text = textOf(message);
+    if (m.memory !== undefined && text !== undefined) m.text = text;
     if (m.visible && text !== undefined) {
       m.text = text;
       feed(b, m, 'snapshot', text, [...path, 'content', 'parts', 0]);
@@ -295,6 +318,7 @@ function chatgptSession(): AdapterSession {
     if (m === current) b.effects.finished = true;
     // The message is complete: its guard stream ends with this frame.
     endMessage(m, b);
+    auditMemory(b, m);
   }
 
   /** Applies one op (top-level or inside a patch) at `dataPath` of the frame's JSON. */
@@ -441,6 +465,7 @@ function chatgptSession(): AdapterSession {
     };
     if (ends.length > 0) event.ends = ends;
     if (b.unrecognised !== undefined) event.unrecognised = b.unrecognised;
+    if (b.flags.length > 0) event.flags = b.flags;
     effectsOf.set(event, b.effects);
     return event;
   }

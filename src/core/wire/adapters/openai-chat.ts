@@ -54,10 +54,18 @@ function choiceSlots(
 function streamSession(): AdapterSession {
   let template: { id: unknown; created: unknown; model: unknown } | undefined;
   let done = false;
+  /** Channels seen so far: `[DONE]` ends them all. */
+  const opened = new Set<string>();
   return {
     decode(frame: RawFrame): WireEvent {
       if (frame.sse === undefined) return passThrough(frame);
-      if (frame.sse.data.trim() === '[DONE]') return passThrough(frame);
+      if (frame.sse.data.trim() === '[DONE]') {
+        // `[DONE]` is the end of the answer: end every channel before it, so text the
+        // guard still holds (a possible match's prefix) is decided and released now,
+        // not when the connection closes — a client may keep the connection open, or
+        // wait for `[DONE]` before closing it (reported for EventSource pages).
+        return { ...passThrough(frame), ends: [...opened] };
+      }
       const json = sseJson(frame);
       if (!isRecord(json)) return passThrough(frame, 'openai-chat: data is not a JSON object');
       template ??= { id: json.id, created: json.created, model: json.model };
@@ -68,6 +76,7 @@ function streamSession(): AdapterSession {
         );
       }
       const located = choiceSlots(json, 'delta', 'delta');
+      for (const l of located) opened.add(l.slot.channel);
       return {
         frame,
         slots: located.map((l) => l.slot),

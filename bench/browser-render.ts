@@ -1,0 +1,200 @@
+/**
+ * The `browser` part of `npm run bench` (issue 4 "Benchmark"): a page renders a
+ * 100k-token OpenAI Chat Completions stream from a loopback server, once in Chromium
+ * without the extension and once with the built extension (dist/chrome), in the same
+ * run and on the same server. Reported per run: time to the first rendered token, total
+ * render time, and main-thread long tasks (PerformanceObserver `longtask`); the ratio of
+ * the totals; and the size of the MAIN-world script as built and minified.
+ *
+ * The server paces the stream (`TOKENS_PER_TICK` every `TICK_MS`), as a fast model
+ * would, so the ratio measures what the guard adds to a live stream rather than raw
+ * parsing speed (the engine and wire benchmarks measure that).
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer';
+import { CHROME_DIST, CHROME_PATH, launchChromium } from '../test/e2e/launch.ts';
+
+const TOKENS = 100_000;
+const TOKENS_PER_TICK = 250;
+const TICK_MS = 10;
+const WORDS = [
+  'the',
+  'stream',
+  'guard',
+  'keeps',
+  'text',
+  'moving',
+  'while',
+  'it',
+  'checks',
+  'each',
+];
+
+export interface BrowserRun {
+  ttft_ms: number;
+  total_ms: number;
+  long_tasks: number;
+  long_task_ms: number;
+  chars: number;
+}
+
+export interface BrowserReport {
+  tokens: number;
+  without_extension: BrowserRun;
+  with_extension: BrowserRun;
+  /** with / without total render time (target ≤ 1.05). */
+  total_ratio: number;
+  /** Long tasks seen with the extension beyond those seen without (target 0). */
+  guard_long_tasks: number;
+  main_world_bytes: number;
+  main_world_min_bytes: number;
+}
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>render bench</title><pre id="out"></pre>
+<script>
+const longTasks = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push(e.duration); })
+  .observe({ type: 'longtask', buffered: true });
+window.runBench = async () => {
+  const out = document.getElementById('out');
+  const node = out.appendChild(document.createTextNode(''));
+  const start = performance.now();
+  let first = -1, buffer = '', chars = 0;
+  const res = await fetch('/v1/chat/completions', { method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'go' }] }) });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end, text = '';
+    while ((end = buffer.indexOf('\\n\\n')) >= 0) {
+      const data = buffer.slice(6, end);
+      buffer = buffer.slice(end + 2);
+      if (data === '[DONE]') continue;
+      const delta = JSON.parse(data).choices[0].delta.content;
+      if (delta) text += delta;
+    }
+    if (text) {
+      node.appendData(text);
+      chars += text.length;
+      if (first < 0) first = performance.now() - start;
+    }
+  }
+  await new Promise((r) => requestAnimationFrame(() => r()));
+  return { ttft_ms: first, total_ms: performance.now() - start, chars,
+    long_tasks: longTasks.length, long_task_ms: longTasks.reduce((a, b) => a + b, 0) };
+};
+</script>`;
+
+function sseEvent(content: string): string {
+  const chunk = {
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created: 1764400000,
+    model: 'bench',
+    choices: [{ index: 0, delta: { content }, finish_reason: null }],
+  };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+function startServer(): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+      return;
+    }
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    let sent = 0;
+    const tick = () => {
+      if (res.destroyed) return;
+      let burst = '';
+      for (let i = 0; i < TOKENS_PER_TICK && sent < TOKENS; i++, sent++) {
+        burst += sseEvent(`${WORDS[sent % WORDS.length]} `);
+      }
+      if (sent >= TOKENS) {
+        res.end(burst + 'data: [DONE]\n\n');
+        return;
+      }
+      res.write(burst);
+      setTimeout(tick, TICK_MS);
+    };
+    tick();
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function renderRun(browser: Browser, url: string): Promise<BrowserRun> {
+  const page = await browser.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  const run = (await page.evaluate('window.runBench()')) as BrowserRun;
+  await page.close();
+  return run;
+}
+
+async function mainWorldSizes(): Promise<{ built: number; minified: number }> {
+  const file = join(CHROME_DIST, 'src', 'page', 'main-world.js');
+  if (!existsSync(file)) return { built: -1, minified: -1 };
+  const code = readFileSync(file, 'utf8');
+  const esbuild = await import('esbuild');
+  const min = await esbuild.transform(code, { minify: true, target: 'es2022' });
+  return { built: Buffer.byteLength(code), minified: Buffer.byteLength(min.code) };
+}
+
+const round = (value: number, digits: number) => Number(value.toFixed(digits));
+
+export async function measureBrowser(log: (line: string) => void): Promise<BrowserReport> {
+  if (!existsSync(join(CHROME_DIST, 'manifest.json'))) {
+    throw new Error('dist/chrome is missing: run `npm run build` first');
+  }
+  const server = await startServer();
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  try {
+    const plain = await puppeteer.launch({
+      executablePath: CHROME_PATH,
+      headless: true,
+      pipe: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
+    let without: BrowserRun;
+    try {
+      await renderRun(plain, url); // warm-up
+      without = await renderRun(plain, url);
+    } finally {
+      await plain.close();
+    }
+    log(`browser, without extension: ${JSON.stringify(without)}`);
+    const guarded = await launchChromium();
+    let withExtension: BrowserRun;
+    try {
+      await renderRun(guarded.browser, url); // warm-up
+      withExtension = await renderRun(guarded.browser, url);
+    } finally {
+      await guarded.close();
+    }
+    log(`browser, with extension: ${JSON.stringify(withExtension)}`);
+    if (withExtension.chars !== without.chars) {
+      log(
+        `WARNING: rendered ${withExtension.chars} chars with the extension, ${without.chars} without`,
+      );
+    }
+    const sizes = await mainWorldSizes();
+    return {
+      tokens: TOKENS,
+      without_extension: without,
+      with_extension: withExtension,
+      total_ratio: round(withExtension.total_ms / without.total_ms, 3),
+      guard_long_tasks: Math.max(0, withExtension.long_tasks - without.long_tasks),
+      main_world_bytes: sizes.built,
+      main_world_min_bytes: sizes.minified,
+    };
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}

@@ -1,0 +1,381 @@
+/**
+ * The background's behaviour, independent of how the browser delivers events
+ * (service-worker.ts wires it to the real APIs; unit tests to fakes): answers
+ * the bridge and the UI, keeps scripts registered for the sites switched on,
+ * writes the audit log through one writer, and feeds the badge and the live port.
+ */
+import type { Runtime } from 'webextension-polyfill';
+import { openAuditDb, type AuditDb } from '../audit/audit-db.ts';
+import { toCsvExport, toJsonExport } from '../audit/audit-export.ts';
+import {
+  addBatch,
+  clearRecords,
+  countRecords,
+  countSince,
+  dropOldest,
+  queryRecords,
+} from '../audit/audit-store.ts';
+import { AuditWriter } from '../audit/audit-writer.ts';
+import type {
+  AuditRecord,
+  BackgroundError,
+  ContentAnswers,
+  ContentToBackground,
+  TabState,
+  UiAnswers,
+  UiToBackground,
+} from '../protocol/runtime-messages.ts';
+import type { Settings } from '../protocol/settings-schema.ts';
+import { lazyDigester } from './audit-key.ts';
+import { recordsFromGuardEvents, recordsFromSendAnyway } from './audit-records.ts';
+import { LivePorts } from './live-ports.ts';
+import { parseContentMessage, parseUiMessage } from './message-shape.ts';
+import { compiledRulesFor, isSiteEnabled, pageConfigFor } from './page-config.ts';
+import {
+  ensureDefaultSettings,
+  readSettings,
+  writeSettings,
+  SETTINGS_KEY,
+  type SettingsStorage,
+} from './settings.ts';
+import {
+  syncRegistration,
+  sitePatterns,
+  type RegistrationResult,
+  type ScriptingApi,
+} from './script-registration.ts';
+import {
+  checkContentSender,
+  checkUiSender,
+  type ContentSender,
+  type ExtensionIdentity,
+  type SenderFacts,
+} from './sender-check.ts';
+import { isSiteKey, siteOf } from './site-key.ts';
+import { TabActivity } from './tab-activity.ts';
+
+/** storage.session key of the tab counters. */
+export const TAB_ACTIVITY_KEY = 'tabActivity';
+
+export interface BackgroundDeps {
+  storage: SettingsStorage;
+  scripting: ScriptingApi;
+  /** `permissions.contains({ origins })`. */
+  hasOrigins(patterns: string[]): Promise<boolean>;
+  setBadge(tabId: number, text: string): Promise<void>;
+  /** The URL of a tab, when the browser tells us (for tab-state). */
+  tabUrl(tabId: number): Promise<string | undefined>;
+  identity(): ExtensionIdentity;
+  /** `action.openPopup()`; false when the browser refuses (e.g. no user gesture). */
+  openPopup(): Promise<boolean>;
+  /** `storage.session` (in-memory, extension contexts only) for the tab counters. */
+  session?: SettingsStorage;
+  openDb?: () => Promise<AuditDb>;
+  now?: () => number;
+  batchDelayMs?: number;
+}
+
+type Answer<T> = T | BackgroundError;
+
+function startOfLocalDay(now: number): number {
+  const day = new Date(now);
+  day.setHours(0, 0, 0, 0);
+  return day.getTime();
+}
+
+export class GuardBackground {
+  readonly live: LivePorts;
+  private readonly activity = new TabActivity();
+  private readonly digester;
+  private readonly writer: AuditWriter;
+  private readonly db: () => Promise<AuditDb>;
+  private readonly now: () => number;
+  /** Latest settings, refreshed on every change; read synchronously by sender checks. */
+  private settings: Settings | undefined;
+  private today: { day: number; count: number } | undefined;
+  /** Tab counters restored from storage.session (once per worker). */
+  private readonly restored: Promise<void>;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private registration: Promise<RegistrationResult | undefined> = Promise.resolve(undefined);
+
+  constructor(private readonly deps: BackgroundDeps) {
+    this.now = deps.now ?? Date.now;
+    this.live = new LivePorts(deps.identity);
+    this.digester = lazyDigester(deps.storage);
+    let db: Promise<AuditDb> | undefined;
+    this.db = () => {
+      db ??= (deps.openDb ?? openAuditDb)();
+      return db;
+    };
+    this.writer = new AuditWriter({
+      sink: {
+        addBatch: async (records, retention, now) =>
+          addBatch(await this.db(), records, retention, now),
+        dropOldest: async (count) => dropOldest(await this.db(), count),
+        count: async () => countRecords(await this.db()),
+      },
+      retention: () => this.settings?.audit ?? { maxRecords: 10_000, maxAgeDays: 30 },
+      now: this.now,
+      ...(deps.batchDelayMs === undefined ? {} : { delayMs: deps.batchDelayMs }),
+    });
+    this.restored = (async () => {
+      const stored = await deps.session?.get(TAB_ACTIVITY_KEY).catch(() => undefined);
+      this.activity.restore(stored?.[TAB_ACTIVITY_KEY]);
+    })();
+  }
+
+  /** Mirrors the tab counters to storage.session, at most every 100 ms. */
+  private saveActivity(): void {
+    if (!this.deps.session || this.saveTimer !== undefined) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.deps.session
+        ?.set({ [TAB_ACTIVITY_KEY]: this.activity.snapshot() })
+        .catch(() => undefined);
+    }, 100);
+  }
+
+  /** Install, update or start-up: repair settings, then register scripts. */
+  async start(): Promise<RegistrationResult | undefined> {
+    this.settings = await ensureDefaultSettings(this.deps.storage);
+    return this.resync();
+  }
+
+  /** Re-reads settings and re-syncs registration, one sync at a time. */
+  resync(): Promise<RegistrationResult | undefined> {
+    this.registration = this.registration
+      .catch(() => undefined)
+      .then(async () => {
+        this.settings = await readSettings(this.deps.storage);
+        return syncRegistration(this.deps.scripting, this.settings, (patterns) =>
+          this.deps.hasOrigins(patterns),
+        );
+      });
+    return this.registration;
+  }
+
+  /** storage.onChanged: the settings changed (here or in another context). */
+  onStorageChanged(changes: Record<string, unknown>, area: string): void {
+    if (area === 'local' && SETTINGS_KEY in changes) void this.resync();
+  }
+
+  private async currentSettings(): Promise<Settings> {
+    this.settings ??= await readSettings(this.deps.storage);
+    return this.settings;
+  }
+
+  /** Runtime messages from content scripts; undefined = refused (no answer). */
+  async handleContent(
+    message: unknown,
+    sender: SenderFacts,
+  ): Promise<ContentAnswers[keyof ContentAnswers] | undefined> {
+    const parsed = parseContentMessage(message);
+    if (!parsed) return undefined;
+    await this.restored;
+    const settings = await this.currentSettings();
+    const from = checkContentSender(sender, this.deps.identity(), (site) =>
+      isSiteEnabled(settings, site),
+    );
+    if (!from) return undefined;
+    return this.answerContent(parsed, from, settings);
+  }
+
+  private async answerContent(
+    message: ContentToBackground,
+    from: ContentSender,
+    settings: Settings,
+  ): Promise<ContentAnswers[keyof ContentAnswers]> {
+    switch (message.type) {
+      case 'page-config':
+        return pageConfigFor(settings, from.site);
+      case 'page-pack':
+        return { compiled: compiledRulesFor(pageConfigFor(settings, from.site).config) };
+      case 'guard-events': {
+        const digest = await this.digester();
+        const records = await recordsFromGuardEvents(
+          message.events,
+          message.stream,
+          from,
+          digest,
+          this.now(),
+        );
+        await this.accept(from.tabId, records);
+        return { accepted: records.length };
+      }
+      case 'holding': {
+        const holding = this.activity.setHolding(from.tabId, message.streamId, message.holding);
+        this.live.post(from.tabId, { type: 'holding', holding });
+        return { ok: true };
+      }
+      case 'stream-end': {
+        const holding = this.activity.setHolding(from.tabId, message.streamId, false);
+        this.live.post(from.tabId, { type: 'holding', holding });
+        return { ok: true };
+      }
+      case 'wire-issue':
+        // Content-free and not an intervention: acknowledged, not logged.
+        return { ok: true };
+      case 'open-popup':
+        return { opened: await this.deps.openPopup().catch(() => false) };
+      case 'send-anyway': {
+        const digest = await this.digester();
+        const records = await recordsFromSendAnyway(message.findings, from, digest, this.now());
+        await this.accept(from.tabId, records);
+        return { accepted: records.length };
+      }
+    }
+  }
+
+  /** Queues records for the log and updates the tab's counters, badge and live view. */
+  private async accept(tabId: number, records: AuditRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    this.writer.add(records);
+    const state = this.activity.add(tabId, records);
+    this.saveActivity();
+    for (const record of records) this.live.post(tabId, { type: 'event', record });
+    const today = await this.todayCount(records.length);
+    this.live.post(tabId, { type: 'counters', tab: state.events, today });
+    await this.updateBadge(tabId);
+  }
+
+  /**
+   * Events logged since local midnight. Counted from the store once per day (and
+   * after a clear), then kept up to date in memory, so batching is not defeated by
+   * a flush per event.
+   */
+  private async todayCount(added = 0): Promise<number> {
+    const day = startOfLocalDay(this.now());
+    if (this.today?.day === day) {
+      this.today.count += added;
+      return this.today.count;
+    }
+    await this.writer.flush();
+    const count = await countSince(await this.db(), day);
+    this.today = { day, count };
+    return count;
+  }
+
+  private async updateBadge(tabId: number): Promise<void> {
+    const count = this.activity.get(tabId).interventions;
+    await this.deps.setBadge(tabId, count > 0 ? String(count) : '').catch(() => undefined);
+  }
+
+  /** A tab started loading a new document: its counters and badge start over. */
+  async onTabLoading(tabId: number): Promise<void> {
+    await this.restored;
+    this.activity.reset(tabId);
+    this.saveActivity();
+    await this.updateBadge(tabId);
+  }
+
+  async onTabRemoved(tabId: number): Promise<void> {
+    await this.restored;
+    this.activity.reset(tabId);
+    this.saveActivity();
+  }
+
+  /** Runtime messages from the popup and options pages; undefined = refused. */
+  async handleUi(
+    message: unknown,
+    sender: SenderFacts,
+  ): Promise<Answer<UiAnswers[keyof UiAnswers]> | undefined> {
+    if (!checkUiSender(sender, this.deps.identity())) return undefined;
+    const parsed = parseUiMessage(message);
+    if (!parsed) return { error: 'malformed message' };
+    await this.restored;
+    try {
+      return await this.answerUi(parsed);
+    } catch (error) {
+      // Content-free: only the error's name crosses to the UI.
+      return { error: error instanceof Error ? error.name : 'failed' };
+    }
+  }
+
+  private async answerUi(message: UiToBackground): Promise<UiAnswers[keyof UiAnswers]> {
+    switch (message.type) {
+      case 'tab-state':
+        return this.tabState(message.tabId);
+      case 'set-site':
+        return this.setSite(message.site, message.enabled);
+      case 'get-settings':
+        return this.currentSettings();
+      case 'put-settings': {
+        this.settings = await writeSettings(this.deps.storage, message.settings);
+        await this.resync();
+        return this.settings;
+      }
+      case 'audit-query':
+        await this.writer.flush();
+        return queryRecords(await this.db(), message.query);
+      case 'audit-export': {
+        await this.writer.flush();
+        const records = await queryRecords(await this.db(), message.query);
+        const stamp = new Date(this.now()).toISOString().replace(/[:.]/g, '-');
+        return message.format === 'json'
+          ? {
+              format: 'json',
+              mime: 'application/json',
+              fileName: `csg-audit-${stamp}.json`,
+              content: toJsonExport(records, this.now()),
+            }
+          : {
+              format: 'csv',
+              mime: 'text/csv;charset=utf-8',
+              fileName: `csg-audit-${stamp}.csv`,
+              content: toCsvExport(records),
+            };
+      }
+      case 'audit-clear': {
+        await this.writer.flush();
+        const db = await this.db();
+        const cleared = await countRecords(db);
+        await clearRecords(db);
+        this.today = undefined;
+        return { cleared };
+      }
+    }
+  }
+
+  async tabState(tabId: number): Promise<TabState> {
+    const settings = await this.currentSettings();
+    const site = siteOf(await this.deps.tabUrl(tabId)) ?? '';
+    const state = this.activity.get(tabId);
+    return {
+      tabId,
+      site,
+      enabled: site !== '' && isSiteEnabled(settings, site),
+      permitted: site !== '' && (await this.deps.hasOrigins(sitePatterns(site))),
+      counters: { tab: state.events, today: await this.todayCount() },
+      recent: [...state.recent],
+      holding: state.holding.size > 0,
+    };
+  }
+
+  private async setSite(site: string, enabled: boolean): Promise<UiAnswers['set-site']> {
+    const key = site.toLowerCase();
+    if (!isSiteKey(key)) throw new RangeError('not a site');
+    const settings = structuredClone(await this.currentSettings());
+    settings.sites[key] = { enabled };
+    this.settings = await writeSettings(this.deps.storage, settings);
+    const result = await this.resync();
+    return {
+      site: key,
+      enabled,
+      permitted: await this.deps.hasOrigins(sitePatterns(key)),
+      registered: result?.sites.includes(key) ?? false,
+    };
+  }
+
+  /** Live port subscription: send the current state first. */
+  async onLiveSubscribe(tabId: number, port: Runtime.Port): Promise<void> {
+    await this.restored;
+    const state = this.activity.get(tabId);
+    port.postMessage({ type: 'holding', holding: state.holding.size > 0 });
+    port.postMessage({ type: 'counters', tab: state.events, today: await this.todayCount() });
+  }
+
+  /** Writes everything queued (tests; an event page about to be suspended). */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+}

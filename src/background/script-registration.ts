@@ -1,0 +1,117 @@
+/**
+ * Per-site registration of the two content scripts (issue 4: "a site switched off
+ * gets no script at all"). The manifest declares no `content_scripts`; the
+ * background registers the MAIN-world hook and the ISOLATED bridge with
+ * `scripting.registerContentScripts` for exactly the sites that are switched on
+ * and permitted, and re-syncs on install, start-up and every settings change.
+ * Both scripts share one match list, so the hook never runs without its bridge.
+ */
+import type { Scripting } from 'webextension-polyfill';
+import { CONTENT_SCRIPT_IDS } from '../protocol/runtime-messages.ts';
+import { DEFAULT_SITE_PATTERNS, type Settings } from '../protocol/settings-schema.ts';
+
+/** Where the build writes the standalone scripts (vite.config.ts `standaloneContentScripts`). */
+export const CONTENT_SCRIPT_FILES = {
+  main: 'src/page/main-world.js',
+  bridge: 'src/content/bridge.js',
+} as const;
+
+/** The part of `browser.scripting` the sync uses (a fake in unit tests). */
+export interface ScriptingApi {
+  getRegisteredContentScripts(
+    filter?: Scripting.ContentScriptFilter,
+  ): Promise<Scripting.RegisteredContentScript[]>;
+  registerContentScripts(scripts: Scripting.RegisteredContentScript[]): Promise<void>;
+  unregisterContentScripts(filter?: Scripting.ContentScriptFilter): Promise<void>;
+}
+
+/**
+ * Match patterns for a site: a default site's exactly as in `host_permissions`
+ * (so no prompt is ever needed for it), any other site over http and https.
+ */
+export function sitePatterns(site: string): string[] {
+  return [...(DEFAULT_SITE_PATTERNS[site] ?? [`*://${site}/*`])];
+}
+
+export function enabledSites(settings: Settings): string[] {
+  return Object.entries(settings.sites)
+    .filter(([, entry]) => entry.enabled)
+    .map(([site]) => site)
+    .sort();
+}
+
+/** The registrations wanted for these match patterns; none when there are none. */
+export function registrationsFor(matches: readonly string[]): Scripting.RegisteredContentScript[] {
+  if (matches.length === 0) return [];
+  const common = {
+    matches: [...matches],
+    runAt: 'document_start' as const,
+    allFrames: true,
+    persistAcrossSessions: true,
+  };
+  return [
+    { ...common, id: CONTENT_SCRIPT_IDS.main, js: [CONTENT_SCRIPT_FILES.main], world: 'MAIN' },
+    {
+      ...common,
+      id: CONTENT_SCRIPT_IDS.bridge,
+      js: [CONTENT_SCRIPT_FILES.bridge],
+      world: 'ISOLATED',
+    },
+  ];
+}
+
+function sameRegistration(
+  a: Scripting.RegisteredContentScript | undefined,
+  b: Scripting.RegisteredContentScript,
+): boolean {
+  if (a === undefined) return false;
+  const sorted = (list: string[] | undefined) => JSON.stringify([...(list ?? [])].sort());
+  return (
+    a.id === b.id &&
+    sorted(a.matches) === sorted(b.matches) &&
+    sorted(a.js) === sorted(b.js) &&
+    (a.world ?? 'ISOLATED') === b.world &&
+    a.runAt === b.runAt &&
+    a.allFrames === b.allFrames
+  );
+}
+
+export interface RegistrationResult {
+  /** Sites whose scripts are registered now. */
+  sites: string[];
+  changed: boolean;
+}
+
+/**
+ * Makes the registered scripts match the enabled sites the extension may access.
+ * Idempotent; callers serialise calls (service-worker.ts) so two syncs never
+ * interleave their unregister/register steps.
+ */
+export async function syncRegistration(
+  scripting: ScriptingApi,
+  settings: Settings,
+  isPermitted: (patterns: string[]) => Promise<boolean>,
+): Promise<RegistrationResult> {
+  const sites: string[] = [];
+  for (const site of enabledSites(settings)) {
+    if (await isPermitted(sitePatterns(site))) sites.push(site);
+  }
+  const matches = [...new Set(sites.flatMap(sitePatterns))].sort();
+  const wanted = registrationsFor(matches);
+  const ids = [CONTENT_SCRIPT_IDS.main, CONTENT_SCRIPT_IDS.bridge];
+  const existing = await scripting.getRegisteredContentScripts({ ids });
+  const unchanged =
+    existing.length === wanted.length &&
+    wanted.every((script) =>
+      sameRegistration(
+        existing.find((e) => e.id === script.id),
+        script,
+      ),
+    );
+  if (unchanged) return { sites, changed: false };
+  if (existing.length > 0) {
+    await scripting.unregisterContentScripts({ ids: existing.map((script) => script.id) });
+  }
+  if (wanted.length > 0) await scripting.registerContentScripts(wanted);
+  return { sites, changed: true };
+}

@@ -1,0 +1,96 @@
+/**
+ * Sets up the bridge's outgoing protection on this page (issue 5): paste
+ * tracking, the reference-only controls and marks, the confirm dialog, and
+ * the handler for the MAIN world's `outgoing-lookup` / `confirm-send` and
+ * request-stream reports. bridge.ts calls `installOutgoing` once and routes
+ * every validated page message through `handle` first.
+ */
+import type { BridgeToPage, PageToBridge } from '../protocol/page-channel.ts';
+import type { ContentToBackground } from '../protocol/runtime-messages.ts';
+import type { Translate } from '../ui/i18n.ts';
+import { ruleName } from '../ui/rule-names.ts';
+import { ConfirmSendDialog } from './confirm-send-dialog.ts';
+import { kindPhrase } from './notice-text.ts';
+import { handleOutgoingMessage } from './outgoing-bridge.ts';
+import { OutgoingReports } from './outgoing-notices.ts';
+import type { NoticeTone } from './page-notices.ts';
+import { trackPastes } from './paste-tracker.ts';
+import { PastedSpans } from './pasted-spans.ts';
+import { installReferenceOnlyControls } from './reference-only-controls.ts';
+import { ReferenceOnlyMarks, createPageDigest } from './reference-only-marks.ts';
+
+export interface InstallOutgoingDeps {
+  doc: Document;
+  win: Window;
+  translate: Translate;
+  notice(key: string, text: string, tone: NoticeTone, autoDismissMs?: number): void;
+  report(message: ContentToBackground): void;
+  toPage(message: BridgeToPage): void;
+  autoMinChars(): number;
+  redactionNoticeMs: number;
+}
+
+export interface OutgoingBridge {
+  /** True when the message was an outgoing one and is handled. */
+  handle(message: PageToBridge): boolean;
+  /** "Paste as untrusted": the next paste is wrapped whatever its length. */
+  armNextPaste(): void;
+}
+
+export function installOutgoing(deps: InstallOutgoingDeps): OutgoingBridge {
+  const { doc, win, translate: t } = deps;
+  const spans = new PastedSpans();
+  const digest = createPageDigest(win.crypto.subtle);
+  const marks = new ReferenceOnlyMarks(async (text) => (await digest)(text));
+  const conversation = () => win.location.pathname + win.location.search;
+  const tracker = trackPastes({
+    doc,
+    spans,
+    autoMinChars: deps.autoMinChars,
+    remembered: (_length, armed) => {
+      if (armed) deps.notice('paste-untrusted', t('notice_paste_untrusted'), 'info', 5_000);
+    },
+  });
+  const reports = new OutgoingReports(deps, t, deps.redactionNoticeMs);
+  const dialog = new ConfirmSendDialog(doc, {
+    title: t('confirm_send_title'),
+    body: t('confirm_send_body'),
+    sendAnyway: t('confirm_send_anyway'),
+    cancel: t('confirm_send_cancel'),
+    finding: (kind, rule) =>
+      t('confirm_send_finding', [
+        kindPhrase(kind as Parameters<typeof kindPhrase>[0], t),
+        ruleName(rule, t),
+      ]),
+  });
+  const start = () => {
+    installReferenceOnlyControls({
+      doc,
+      win,
+      strings: {
+        title: t('reference_only_title'),
+        label: (n, role) => t('reference_only_label', [String(n), role]),
+      },
+      isMarked: (index) => marks.isMarked(conversation(), index),
+      toggle: (index, shown, marked) => void marks.set(conversation(), index, shown, marked),
+    });
+  };
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start, { once: true });
+  else start();
+
+  return {
+    handle(message) {
+      if (reports.handle(message)) return true;
+      return handleOutgoingMessage(message, {
+        spans,
+        marks,
+        conversation,
+        ask: (findings) => dialog.ask(findings),
+        toPage: deps.toPage,
+        report: deps.report,
+        cancelledNotice: (requestId) => reports.cancelled(requestId),
+      });
+    },
+    armNextPaste: () => tracker.armNextPaste(),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The bridge's part in outgoing protection (issue 5), for the two messages of
+ * the MAIN world's send hook (src/page/outgoing-hook.ts):
+ *
+ * - `outgoing-lookup`: answers which remembered pasted spans occur in the
+ *   request's new texts (pasted-spans.ts) and which history messages are
+ *   reference-only (reference-only-marks.ts; digests computed here with a key
+ *   that never enters the page). The texts are matched and dropped.
+ * - `confirm-send`: asks the person (confirm-send-dialog.ts) and answers
+ *   `send-decision`. "Send anyway" is logged to the background as
+ *   `send-anyway` (the background keeps a keyed digest, never the text);
+ *   cancel shows a notice saying the message was not sent.
+ *
+ * Kept free of extension APIs (injected) so it can be tested with fakes.
+ */
+import type { BridgeToPage, PageToBridge } from '../protocol/page-channel.ts';
+import type { ContentToBackground } from '../protocol/runtime-messages.ts';
+import type { ConfirmFinding } from './confirm-send-dialog.ts';
+import type { PastedSpans } from './pasted-spans.ts';
+import type { ReferenceOnlyMarks } from './reference-only-marks.ts';
+
+export interface OutgoingBridgeDeps {
+  spans: PastedSpans;
+  marks: ReferenceOnlyMarks;
+  conversation(): string;
+  ask(findings: readonly ConfirmFinding[]): Promise<'send' | 'cancel'>;
+  toPage(message: BridgeToPage): void;
+  report(message: ContentToBackground): void;
+  cancelledNotice(requestId: string): void;
+}
+
+/** Handles the outgoing messages; false for any other message (left to the report handler). */
+export function handleOutgoingMessage(message: PageToBridge, deps: OutgoingBridgeDeps): boolean {
+  if (message.type === 'outgoing-lookup') {
+    const { requestId } = message;
+    const pasted = deps.spans.found(message.texts);
+    void deps.marks
+      .lookup(deps.conversation(), message.history)
+      .catch(() => [] as number[])
+      .then((referenceOnly) => {
+        deps.toPage({ v: 1, type: 'outgoing-lookup-result', requestId, pasted, referenceOnly });
+      });
+    return true;
+  }
+  if (message.type === 'confirm-send') {
+    const { requestId, findings } = message;
+    void deps
+      .ask(findings)
+      .catch(() => 'cancel' as const)
+      .then((decision) => {
+        if (decision === 'send') {
+          deps.report({ to: 'background', type: 'send-anyway', findings });
+        } else {
+          deps.cancelledNotice(requestId);
+        }
+        deps.toPage({ v: 1, type: 'send-decision', requestId, decision });
+      });
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,82 @@
+/**
+ * What the bridge does with each validated message from the MAIN world:
+ * forwards it to the background (ContentToBackground) and drives the in-page
+ * notices. Kept free of DOM and extension APIs so it is testable with fakes.
+ */
+import type { PageToBridge } from '../protocol/page-channel.ts';
+import type { ContentToBackground } from '../protocol/runtime-messages.ts';
+import type { Translate } from '../ui/i18n.ts';
+import { failureNoticeText, matchNoticeText } from './notice-text.ts';
+import type { NoticeTone } from './page-notices.ts';
+
+export interface ReportSinks {
+  report(message: ContentToBackground): void;
+  holding(streamId: string, holding: boolean): void;
+  ended(streamId: string): void;
+  notice(key: string, text: string, tone: NoticeTone, autoDismissMs?: number): void;
+}
+
+export function handlePageMessage(
+  message: PageToBridge,
+  sinks: ReportSinks,
+  translate: Translate,
+  redactionNoticeMs: number,
+): void {
+  switch (message.type) {
+    case 'guard-events': {
+      sinks.report({
+        to: 'background',
+        type: 'guard-events',
+        stream: message.stream,
+        events: message.events,
+      });
+      const id = message.stream.streamId;
+      for (const event of message.events) {
+        if (event.type === 'error') {
+          sinks.notice(`${id}:failed`, failureNoticeText(translate), 'error');
+        } else if (event.action === 'redact') {
+          const text = matchNoticeText(event, translate);
+          sinks.notice(`${id}:redact:${event.rule}`, text, 'info', redactionNoticeMs);
+        } else if (event.action === 'block') {
+          sinks.notice(`${id}:block`, matchNoticeText(event, translate), 'warning');
+        }
+        // Flags are shown in the popup only: they change nothing in the page.
+      }
+      return;
+    }
+    case 'holding':
+      sinks.report({
+        to: 'background',
+        type: 'holding',
+        streamId: message.streamId,
+        holding: message.holding,
+      });
+      sinks.holding(message.streamId, message.holding);
+      return;
+    case 'stream-end':
+      sinks.report({
+        to: 'background',
+        type: 'stream-end',
+        streamId: message.streamId,
+        outcome: message.outcome,
+      });
+      sinks.ended(message.streamId);
+      if (message.outcome === 'failed') {
+        sinks.notice(`${message.streamId}:failed`, failureNoticeText(translate), 'error');
+      }
+      return;
+    case 'wire-issue':
+      sinks.report({
+        to: 'background',
+        type: 'wire-issue',
+        streamId: message.streamId,
+        kind: message.kind,
+        detail: message.detail,
+      });
+      return;
+    case 'hello':
+    case 'confirm-send':
+      // `hello` needs no answer; `confirm-send` belongs to issue 5's outgoing flow.
+      return;
+  }
+}

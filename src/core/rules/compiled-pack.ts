@@ -1,0 +1,143 @@
+/**
+ * What the engine runs: one automaton per rule over one shared alphabet,
+ * keyword automata for rule subsets, and the validators bound to the pack's
+ * options. A compiled pack is immutable; every stream keeps the one it started
+ * with (seed 002 §5.3).
+ *
+ * This module assembles a CompiledPack from per-rule automata, whoever made
+ * them: `compilePack` (from a validated pack's patterns) or `loadCompiledPack`
+ * (from a serialised pack). It must not import the regex parser, the pack
+ * validator or the keyword proof, so the MAIN-world bundle can load packs
+ * without them (test/unit/rules/compiled-pack-imports.test.ts).
+ */
+import { KeywordAutomaton } from '../guard/keyword-automaton.ts';
+import type { ScanRule } from '../guard/scanner.ts';
+import { type Alphabet, buildAlphabet } from '../regex/alphabet.ts';
+import type { CharSet } from '../regex/char-set.ts';
+import { DEAD, LazyDfa } from '../regex/lazy-dfa.ts';
+import { type Nfa, UnitKind } from '../regex/nfa.ts';
+import { DEFAULT_REPLACEMENT, type RuleAction, type RuleKind, type RuleSpec } from './rule.ts';
+import { runValidator } from './validators/index.ts';
+
+export interface CompileOptions {
+  /** Hosts Markdown images may load from (the `exfil-url` validator). */
+  allowedImageHosts?: readonly string[];
+}
+
+export interface CompiledRule extends ScanRule {
+  readonly index: number;
+  readonly spec: RuleSpec;
+  readonly kind: RuleKind;
+  readonly action: RuleAction;
+  readonly nfa: Nfa;
+  /** Longest match the automaton itself allows (Infinity when unbounded). */
+  readonly structuralMaxLength: number;
+  readonly keywords: readonly string[] | null;
+  /** Replacement with `{id}` expanded; `{host}` is expanded per match. */
+  readonly replacement: string;
+}
+
+export interface CompiledPack {
+  readonly name: string;
+  readonly version: string;
+  readonly rules: readonly CompiledRule[];
+  readonly alphabet: Alphabet;
+  readonly options: Required<CompileOptions>;
+  /** The keyword automaton for a subset of rules (cached). */
+  keywordAutomaton(rules: readonly CompiledRule[]): KeywordAutomaton | null;
+}
+
+/** One rule's automaton and its analysis, ready to run. */
+export interface RuleAutomaton {
+  spec: RuleSpec;
+  nfa: Nfa;
+  /** distancesToFinal(nfa). */
+  dist: Float64Array;
+  structuralMaxLength: number;
+  /** min(spec.maxLength, structuralMaxLength); finite and positive. */
+  maxLength: number;
+}
+
+function startClasses(dfa: LazyDfa, alphabet: Alphabet): Uint8Array {
+  const classes = new Uint8Array(alphabet.classCount);
+  const prevs = [UnitKind.Edge, UnitKind.Word, UnitKind.LineTerminator, UnitKind.Other];
+  for (let g = 0; g < alphabet.classCount; g++) {
+    if (prevs.some((prev) => dfa.step(dfa.start(prev), g) >> 1 !== DEAD)) classes[g] = 1;
+  }
+  return classes;
+}
+
+function bindAccept(
+  spec: RuleSpec,
+  options: Required<CompileOptions>,
+): (text: string) => { ok: boolean; host?: string } {
+  const allow = new Set(spec.allow ?? []);
+  const validator = spec.validator;
+  const ctx = { allowedImageHosts: options.allowedImageHosts };
+  return (text) => {
+    if (allow.has(text)) return { ok: false };
+    return validator === undefined ? { ok: true } : runValidator(validator, text, ctx);
+  };
+}
+
+/** The shared alphabet of a pack: every distinct set any rule consumes. */
+function packAlphabet(automata: readonly RuleAutomaton[]): Alphabet {
+  // NFAs hold interned sets (char-set.ts internSet): equal sets are one instance.
+  const sets = new Set<CharSet>();
+  for (const a of automata) for (const set of a.nfa.sets) sets.add(set);
+  return buildAlphabet([...sets]);
+}
+
+export function assembleCompiledPack(
+  name: string,
+  version: string,
+  automata: readonly RuleAutomaton[],
+  options: CompileOptions,
+): CompiledPack {
+  const alphabet = packAlphabet(automata);
+  const resolved: Required<CompileOptions> = {
+    allowedImageHosts: [...(options.allowedImageHosts ?? [])],
+  };
+  const rules: CompiledRule[] = automata.map((a, index) => {
+    const dfa = new LazyDfa(a.nfa, a.dist, alphabet);
+    const keywords = a.spec.keywords ?? null;
+    return {
+      index,
+      spec: a.spec,
+      id: a.spec.id,
+      kind: a.spec.kind,
+      action: a.spec.action,
+      nfa: a.nfa,
+      dfa,
+      maxLength: a.maxLength,
+      structuralMaxLength: a.structuralMaxLength,
+      keywords,
+      keyword: keywords !== null,
+      distinctStarts:
+        a.spec.validator !== undefined ||
+        (a.spec.allow?.length ?? 0) > 0 ||
+        a.maxLength < a.structuralMaxLength,
+      startClasses: keywords === null ? startClasses(dfa, alphabet) : null,
+      accept: bindAccept(a.spec, resolved),
+      replacement: (a.spec.replacement ?? DEFAULT_REPLACEMENT).replaceAll('{id}', a.spec.id),
+    };
+  });
+  const automatonCache = new Map<string, KeywordAutomaton | null>();
+  return {
+    name,
+    version,
+    rules,
+    alphabet,
+    options: resolved,
+    keywordAutomaton(subset) {
+      const key = subset.map((r) => r.index).join(',');
+      let cached = automatonCache.get(key);
+      if (cached === undefined) {
+        const keywordLists = subset.map((r) => r.keywords ?? []);
+        cached = keywordLists.some((k) => k.length > 0) ? new KeywordAutomaton(keywordLists) : null;
+        automatonCache.set(key, cached);
+      }
+      return cached;
+    },
+  };
+}

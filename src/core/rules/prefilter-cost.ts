@@ -1,0 +1,56 @@
+/**
+ * What a rule without keywords costs the scanner (issue 6: "a pack that makes
+ * the keyword prefilter useless is reported by check with the expected cost").
+ *
+ * A keyword rule only starts where the Aho-Corasick prefilter sees one of its
+ * keywords, so ordinary text costs it nothing. A rule without keywords starts a
+ * thread wherever its first unit can occur; if that is almost anywhere (a
+ * leading `[a-z]`, `.`, `\w`), every character of every stream pays for it.
+ * The cost is measured deterministically on a fixed sample of ordinary text
+ * (prose, code, a URL, numbers; English and Chinese): the share of positions
+ * where the rule's automaton survives its first unit, and the automaton steps
+ * spent per input character (each thread runs until its automaton dies or it
+ * reaches the rule's maximum length).
+ */
+import { DEAD } from '../regex/lazy-dfa.ts';
+import { UnitKind } from '../regex/nfa.ts';
+import { unitKind } from '../regex/alphabet.ts';
+import type { CompiledPack, CompiledRule } from './compile-pack.ts';
+
+const SAMPLE = [
+  'The quick brown fox jumps over the lazy dog, then reads the release notes for version 2.4.1.',
+  'function total(items) {\n  return items.reduce((sum, item) => sum + item.price * item.count, 0);\n}',
+  'See the guide at https://docs.example.org/getting-started#install before 10:30 on 2024-05-17.',
+  '我们明天上午九点在会议室讨论新的设计方案，请大家提前准备材料。',
+  'Rows: 42, 17, 3.14159; status = "ok"; retries <= 3 && timeout > 250ms.\n',
+].join('\n');
+
+/** Share of positions at or above which a keyword-less rule makes the prefilter useless. */
+export const USELESS_PREFILTER_START_SHARE = 0.3;
+
+export interface PrefilterCost {
+  /** Share of sample positions where the rule's automaton survives its first unit. */
+  startShare: number;
+  /** Automaton steps per input character spent on this rule. */
+  stepsPerChar: number;
+}
+
+function prevKind(text: string, i: number): UnitKind {
+  return i === 0 ? UnitKind.Edge : unitKind(text.charCodeAt(i - 1));
+}
+
+export function prefilterCost(pack: CompiledPack, rule: CompiledRule): PrefilterCost {
+  const { classOf } = pack.alphabet;
+  let starts = 0;
+  let steps = 0;
+  for (let i = 0; i < SAMPLE.length; i++) {
+    let state = rule.dfa.start(prevKind(SAMPLE, i));
+    for (let j = i; state !== DEAD && j < SAMPLE.length && j - i < rule.maxLength; j++) {
+      // `step` returns the next state shifted left, the low bit saying "accepts here".
+      state = rule.dfa.step(state, classOf[SAMPLE.charCodeAt(j)] as number) >> 1;
+      steps++;
+      if (j === i && state !== DEAD) starts++;
+    }
+  }
+  return { startShare: starts / SAMPLE.length, stepsPerChar: steps / SAMPLE.length };
+}

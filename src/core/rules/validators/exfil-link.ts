@@ -1,0 +1,83 @@
+/**
+ * The `exfil-link` and `exfil-image` validators: is a link or an image an
+ * exfiltration channel (issue 6, exfil pack)?
+ *
+ * Candidates: inline links and images `[text](dest "title")`, `![alt](dest)`,
+ * link reference definitions `[label]: dest "title"` (they serve
+ * reference-style links and images alike, wherever in the message they stand:
+ * the EchoLeak shape), autolinks `<https://…>`, bare URLs (which chat
+ * renderers autolink) and bare destinations (an HTML `src`).
+ *
+ * Both are risky when the candidate
+ * - goes to a host that is not on the allow-list and carries data in its
+ *   query, fragment, path or sub-domain (`url-carries-data.ts`), or
+ * - uses a scheme that runs or embeds content (`javascript:`, `vbscript:`,
+ *   `data:`), or
+ * - is cut off where its destination cannot be told (fail closed).
+ * Links: a `mailto:` with a query (`?body=…` sends data on click) is risky;
+ * relative links go to the chat site itself and are left alone.
+ * Images: any scheme other than http(s) is risky, and so is any fragment and
+ * any query that is more than a few short settings (on an allow-listed host
+ * too): a fetch without a click, so even `?d=abc123` is a channel, while a
+ * badge's `?style=flat&logo=github` is not (`exfil-image-config-query.ts`).
+ * On a host not on the allow-list, data in the path or a sub-domain is judged
+ * by shape. Relative images keep the strict `exfil-url` verdict (any query).
+ *
+ * An image from an unknown host whose URL has no query, no fragment and
+ * nothing data-shaped is left alone: it tells that host only that the message
+ * was shown (as any web page does), and neutralising every such image breaks
+ * ordinary answers (diagrams, screenshots).
+ * The strict `exfil-url` validator, which neutralises every image from a host
+ * not on the allow-list, stays available to custom packs.
+ */
+import { destinationUrl, exfilUrlVerdict, hostIsAllowed } from './exfil-url.ts';
+import { imageQueryIsConfiguration } from './exfil-image-config-query.ts';
+import { urlCarriesData } from './url-carries-data.ts';
+
+export interface ExfilLinkVerdict {
+  risky: boolean;
+  host: string;
+}
+
+const DEFINITION = /^[ \t]{0,3}\[(?:[^\]\\]|\\[\s\S])*\]:[ \t]*(?:\r?\n[ \t]*)?/;
+const ACTIVE_SCHEMES: ReadonlySet<string> = new Set(['javascript', 'vbscript', 'data']);
+
+/** The destination part of a candidate, in a form `destinationUrl` reads. */
+function destinationOf(text: string): string {
+  const definition = DEFINITION.exec(text);
+  return definition === null ? text : text.slice(definition[0].length);
+}
+
+export function exfilLinkVerdict(
+  text: string,
+  allowedHosts: readonly string[],
+  target: 'link' | 'image' = 'link',
+): ExfilLinkVerdict {
+  const destination = destinationOf(text);
+  const { url, incomplete } = destinationUrl(destination);
+  const image = exfilUrlVerdict(destination, allowedHosts);
+  const host = image.host;
+  if (incomplete) return { risky: true, host };
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url);
+  const name = scheme?.[1]?.toLowerCase();
+  if (name !== undefined && ACTIVE_SCHEMES.has(name)) return { risky: true, host };
+  const afterScheme = scheme === null ? url : url.slice(scheme[0].length);
+  const absolute = /^[/\\]{2}/.test(afterScheme) || name === 'http' || name === 'https';
+  if (target === 'image') {
+    if (!absolute) return image;
+    if (name !== undefined && name !== 'http' && name !== 'https') return image;
+    // A fragment, or a query holding more than a few short settings, is a data
+    // channel however short its value (`?d=abc123`); badge settings are not
+    // (`exfil-image-config-query.ts`), on any host.
+    if (afterScheme.includes('#')) return { risky: true, host };
+    const q = afterScheme.indexOf('?');
+    if (q >= 0 && !imageQueryIsConfiguration(afterScheme.slice(q + 1))) {
+      return { risky: true, host };
+    }
+    if (hostIsAllowed(host, allowedHosts)) return { risky: false, host };
+  } else {
+    if (name === 'mailto') return { risky: url.includes('?'), host };
+    if (!absolute || hostIsAllowed(host, allowedHosts)) return { risky: false, host };
+  }
+  return { risky: urlCarriesData(afterScheme, host), host };
+}

@@ -1,0 +1,113 @@
+/**
+ * Reporting from the MAIN world: every guarded stream gets a random id and
+ * reports what its guard did over the private channel (page-channel-client.ts):
+ * `guard-events` (with the matched text, for the audit digest), `holding`
+ * transitions, one `stream-end`, and `wire-issue`s. Numbers, rule ids and the
+ * matched spans only; the stream's other text is never sent.
+ *
+ * `holding` is edge-triggered (sent when the guard starts or stops holding); the
+ * bridge turns it into an indicator after ~500 ms. That is a display timer only:
+ * time never releases held text (DESIGN.md §3.4).
+ *
+ * No extension APIs here.
+ */
+import type { GuardEvent } from '../core/guard/guard-event.ts';
+import type { WireIssue } from '../core/wire/stream-rewriter.ts';
+import type {
+  Direction,
+  PageGuardEvent,
+  PageToBridge,
+  StreamOutcome,
+  StreamRef,
+} from '../protocol/page-channel.ts';
+
+export interface StreamReporter {
+  readonly streamId: string;
+  /** Guard events of this stream (any channel), in the order the guard gave them. */
+  guardEvents(events: readonly GuardEvent[]): void;
+  holding(holding: boolean): void;
+  wireIssue(issue: WireIssue): void;
+  /** The stream ended; the first call wins, later ones are ignored. */
+  end(outcome: StreamOutcome): void;
+  /** The outcome the events so far imply if the stream ends now (`complete` unless blocked/failed). */
+  readonly impliedOutcome: StreamOutcome;
+}
+
+export interface GuardReporter {
+  openStream(direction: Direction, format: string): StreamReporter;
+}
+
+/** 128 random bits as hex: unique in the page, meaningless outside it. */
+export function randomStreamId(getRandomValues: (bytes: Uint8Array) => Uint8Array): string {
+  const bytes = getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function toPageEvent(event: GuardEvent): PageGuardEvent {
+  if (event.type === 'error') {
+    const out: PageGuardEvent = {
+      type: 'error',
+      message: event.message,
+      at: event.at,
+      pack: event.pack,
+    };
+    if (event.rule !== undefined) out.rule = event.rule;
+    return out;
+  }
+  return {
+    type: 'match',
+    rule: event.rule,
+    kind: event.kind,
+    action: event.action,
+    start: event.start,
+    end: event.end,
+    pack: event.pack,
+    // Always attached by the page's guards (attachMatchedText); '' would be rejected by the bridge.
+    matched: event.matched ?? '',
+  };
+}
+
+export function createGuardReporter(
+  send: (message: PageToBridge) => void,
+  newStreamId: () => string,
+): GuardReporter {
+  return {
+    openStream(direction, format) {
+      const streamId = newStreamId();
+      const stream: StreamRef = { streamId, direction, format, conversationId: '', turnId: '' };
+      let isHolding = false;
+      let ended = false;
+      let implied: StreamOutcome = 'complete';
+      return {
+        streamId,
+        get impliedOutcome() {
+          return implied;
+        },
+        guardEvents(events) {
+          if (events.length === 0) return;
+          for (const event of events) {
+            if (event.type === 'error') implied = 'failed';
+            else if (event.action === 'block' && implied === 'complete') implied = 'blocked';
+          }
+          send({ v: 1, type: 'guard-events', stream, events: events.map(toPageEvent) });
+        },
+        holding(holding) {
+          if (ended || holding === isHolding) return;
+          isHolding = holding;
+          send({ v: 1, type: 'holding', streamId, holding });
+        },
+        wireIssue(issue) {
+          if (issue.kind === 'render-failed') implied = 'failed';
+          send({ v: 1, type: 'wire-issue', streamId, kind: issue.kind, detail: issue.detail });
+        },
+        end(outcome) {
+          if (ended) return;
+          if (isHolding) send({ v: 1, type: 'holding', streamId, holding: false });
+          ended = true;
+          isHolding = false;
+          send({ v: 1, type: 'stream-end', streamId, outcome });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Text in, guarded text out, through a byte guard (`ByteGuard`, guarded-response.ts).
+ *
+ * XMLHttpRequest and EventSource hand the page decoded text, not bytes. The hooks still
+ * use the very byte guard the fetch hook uses (`createWireGuard`): the text is encoded
+ * to UTF-8 on the way in and decoded (streaming, so a character split across guard
+ * chunks is never broken) on the way out. Why not a text-level guard: one factory for
+ * every hook means one place where guard events are reported (the bridge wraps
+ * `createWireGuard`), and the wire transform is the tested path. The cost is one
+ * encode/decode per chunk, small next to the guard itself. The text a browser exposes
+ * never holds a lone surrogate (it is decoded from bytes), so the round trip is exact.
+ *
+ * MAIN world: no extension APIs.
+ */
+
+import type { ByteGuard } from './guarded-response.ts';
+
+export interface GuardedTextSink {
+  /** The next piece of guarded text, in order. */
+  text(chunk: string): void;
+  /** The guard released everything (the input ended, or the guard ended it: a block). */
+  end(): void;
+  /** The guard failed: nothing more comes (fail closed). */
+  fail(error: unknown): void;
+}
+
+export class GuardedTextPump {
+  private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly encoder = new TextEncoder();
+  private closed = false;
+  private cancelled = false;
+
+  constructor(guard: ByteGuard, sink: GuardedTextSink) {
+    this.writer = guard.writable.getWriter();
+    this.reader = guard.readable.getReader();
+    void this.drain(sink);
+  }
+
+  /** Feeds the next piece of the original text. Ignored once closed or cancelled. */
+  write(text: string): void {
+    if (this.closed || this.cancelled || text === '') return;
+    // A rejected write means the guard ended or failed: the reader reports which.
+    this.writer.write(this.encoder.encode(text)).catch(() => undefined);
+  }
+
+  /** The original text ended: the guard releases what it holds, then `sink.end()`. */
+  close(): void {
+    if (this.closed || this.cancelled) return;
+    this.closed = true;
+    this.writer.close().catch(() => undefined);
+  }
+
+  /** Stops everything; the sink hears nothing more. */
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.writer.abort().catch(() => undefined);
+    this.reader.cancel().catch(() => undefined);
+  }
+
+  get isCancelled(): boolean {
+    return this.cancelled;
+  }
+
+  private async drain(sink: GuardedTextSink): Promise<void> {
+    // ignoreBOM: a byte-order mark the guard re-emits stays in the text, as sent.
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    try {
+      for (;;) {
+        const { done, value } = await this.reader.read();
+        if (this.cancelled) return;
+        if (done) {
+          const tail = decoder.decode();
+          if (tail !== '') sink.text(tail);
+          sink.end();
+          return;
+        }
+        const text = decoder.decode(value, { stream: true });
+        if (text !== '') sink.text(text);
+      }
+    } catch (error) {
+      if (!this.cancelled) sink.fail(error);
+    }
+  }
+}

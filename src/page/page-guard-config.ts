@@ -1,0 +1,107 @@
+/**
+ * What a new stream is guarded with: the pack the background compiled for this
+ * site's settings (PageConfig.compiled, loaded here by load-compiled-pack.ts,
+ * which needs neither the regex parser nor the pack JSON) and the config's
+ * per-kind incoming policy.
+ *
+ * Until the bridge's config has arrived there is no setup: a guarded stream
+ * WAITS for it (`ready()`, deferred-guard.ts), never runs unguarded and never
+ * lets text go on a timer. If the config can never come (the private channel
+ * did not open: `fail()`), or the first config is unusable (no compiled pack,
+ * or one that does not load), `ready()` rejects and every guarded stream fails
+ * closed, as a guard failure does. In the e2e tests the bridge is always there.
+ * A later unusable config keeps the setup in effect, and a stream already
+ * running keeps what it started with (a verdict depends on the text and the
+ * pack version only, DESIGN.md §3.4).
+ *
+ * No extension APIs here.
+ */
+import type { GuardOptions } from '../core/guard/stream-guard.ts';
+import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
+import type { CompiledPack } from '../core/rules/compiled-pack.ts';
+import { loadCompiledPack } from '../core/rules/load-compiled-pack.ts';
+import type { PageConfig } from '../protocol/settings-schema.ts';
+
+export interface StreamGuardSetup {
+  pack: CompiledPack;
+  guard: GuardOptions;
+  /** The source-label pack for history projection on send (issue 5). */
+  labels: CompiledLabelPack;
+}
+
+export interface PageGuardConfig {
+  /** The setup for a stream that starts now; undefined until a usable config arrived. */
+  current(): StreamGuardSetup | undefined;
+  /** The setup, once there is one; rejects when there never will be (fail closed). */
+  ready(): Promise<StreamGuardSetup>;
+  /** Applies a config from the bridge to streams that start from now on. */
+  apply(config: PageConfig): void;
+  /** No config can come (the channel to the bridge did not open). */
+  fail(reason: string): void;
+  /** True once a config from the bridge is in effect. */
+  readonly configured: boolean;
+}
+
+export class PageConfigUnavailableError extends Error {
+  override name = 'PageConfigUnavailableError';
+}
+
+function setupFor(config: PageConfig): StreamGuardSetup {
+  const compiled = config.compiled;
+  if (compiled === undefined) throw new PageConfigUnavailableError('config has no compiled pack');
+  const { labels } = compiled;
+  if (
+    typeof labels !== 'object' ||
+    labels === null ||
+    typeof labels.name !== 'string' ||
+    typeof labels.version !== 'string' ||
+    !Number.isSafeInteger(labels.minProse) ||
+    labels.minProse < 1
+  ) {
+    throw new PageConfigUnavailableError('config has no usable label pack');
+  }
+  return {
+    pack: loadCompiledPack(compiled.pack, { allowedImageHosts: config.allowedImageHosts }),
+    guard: { attachMatchedText: true, policy: { ...config.incoming } },
+    labels: {
+      name: labels.name,
+      version: labels.version,
+      minProse: labels.minProse,
+      rules: loadCompiledPack(labels.rules),
+    },
+  };
+}
+
+export function createPageGuardConfig(): PageGuardConfig {
+  let setup: StreamGuardSetup | undefined;
+  let resolveFirst: (setup: StreamGuardSetup) => void = () => undefined;
+  let rejectFirst: (reason: Error) => void = () => undefined;
+  const first = new Promise<StreamGuardSetup>((resolve, reject) => {
+    resolveFirst = resolve;
+    rejectFirst = reject;
+  });
+  // Waiters see the rejection; this only keeps an unwaited one from being reported as unhandled.
+  first.catch(() => undefined);
+  return {
+    get configured() {
+      return setup !== undefined;
+    },
+    current: () => setup,
+    ready: () => (setup === undefined ? first : Promise.resolve(setup)),
+    apply(config) {
+      let next: StreamGuardSetup;
+      try {
+        next = setupFor(config);
+      } catch (error) {
+        // Fail closed: no usable first config means no guarded stream gets through.
+        rejectFirst(error instanceof Error ? error : new PageConfigUnavailableError('bad config'));
+        return;
+      }
+      setup = next;
+      resolveFirst(next);
+    },
+    fail(reason) {
+      rejectFirst(new PageConfigUnavailableError(reason));
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Rule ids, kinds and actions in plain words for the popup and options page
+ * (issue 4: "rule names in plain words"). Known rule ids have a translated name
+ * in _locales (`rule_<id with _>`); an unknown id (a custom pack's) falls back
+ * to a readable form of the id itself.
+ */
+import type { AuditRecord } from '../protocol/runtime-messages.ts';
+import type { Translate } from './i18n.ts';
+
+/** The _locales key of a rule's readable name (message names allow [A-Za-z0-9_@] only). */
+export function ruleNameKey(id: string): string {
+  return `rule_${id.replace(/[^A-Za-z0-9]/g, '_')}`;
+}
+
+/** Abbreviations common in rule ids, written the way people read them. */
+const ABBREVIATIONS = new Set([
+  'ad',
+  'api',
+  'aws',
+  'gcp',
+  'html',
+  'iban',
+  'id',
+  'jwt',
+  'pat',
+  'pem',
+  'pgp',
+  'sas',
+  'ssh',
+  'ssn',
+  'url',
+  'zh',
+]);
+
+/**
+ * `aws-secret-access-key` → `AWS secret access key`: words split on - _ . and spaces,
+ * known abbreviations upper-cased, the first word capitalised.
+ */
+export function readableId(id: string): string {
+  const words = id
+    .split(/[-_.\s]+/)
+    .filter((word) => word.length > 0)
+    .map((word) => (ABBREVIATIONS.has(word.toLowerCase()) ? word.toUpperCase() : word));
+  const text = words.join(' ');
+  if (text.length === 0) return id;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The plain-words name of a rule: its translation when known, else a readable id. */
+export function ruleName(id: string, translate: Translate): string {
+  const key = ruleNameKey(id);
+  const name = translate(key);
+  return name === key || name === '' ? readableId(id) : name;
+}
+
+/** The plain-words name of a rule kind (`secret`, `pii`, … or `error`). */
+export function kindName(kind: AuditRecord['kind'], translate: Translate): string {
+  const key = `kind_${kind}`;
+  const name = translate(key);
+  return name === key || name === '' ? readableId(kind) : name;
+}
+
+/** What happened, as a past participle: `redact` → "redacted", `block` → "blocked", … */
+export function actionName(action: AuditRecord['action'] | 'hold', translate: Translate): string {
+  const key = `action_${action.replace(/-/g, '_')}`;
+  const name = translate(key);
+  return name === key || name === '' ? readableId(action) : name;
+}

@@ -1,0 +1,197 @@
+/**
+ * E2E: the XHR, EventSource and WebSocket hooks of the built extension, in real Chromium
+ * and Firefox ESR, on the mock chat's `/hooks` page (page-hooks.html). Each transport
+ * streams the scripted secret split across events; the rendered answer shows the
+ * redaction, and no text the page could read while it streamed holds the secret. A
+ * harmless answer arrives unchanged, and the patched constructors look native.
+ */
+
+import type { Page } from 'puppeteer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockChat, type MockChat } from '../mock-chat/server.ts';
+import { fakeGithubToken, scriptedAnswer } from '../mock-chat/scripted-answers.ts';
+import { launchChromium, launchFirefox, type ExtensionBrowser } from './launch.ts';
+
+type Transport = 'xhr' | 'event-source' | 'web-socket';
+
+interface Asked {
+  /** What the page returned as the answer's text. */
+  text: string;
+  /** The rendered answer element's text. */
+  rendered: string;
+  /** Every text the page read while it streamed (responseText, event data, messages). */
+  views: string[];
+  done: string | undefined;
+  length: string | undefined;
+}
+
+async function ask(page: Page, kind: Transport, prompt: string): Promise<Asked> {
+  const text = await page.evaluate(
+    (k: string, p: string) =>
+      (window as unknown as { askVia(k: string, p: string): Promise<string> }).askVia(k, p),
+    kind,
+    prompt,
+  );
+  return page
+    .evaluate(() => {
+      const views = (window as unknown as { __hookViews: string[] }).__hookViews.splice(0);
+      const nodes = document.querySelectorAll<HTMLElement>('.answer');
+      const last = nodes[nodes.length - 1]!;
+      return {
+        rendered: last.textContent ?? '',
+        views,
+        done: last.dataset.done,
+        length: last.dataset.length,
+      };
+    })
+    .then((rest) => ({ text, ...rest }));
+}
+
+describe.each([
+  { name: 'chromium', launch: launchChromium },
+  { name: 'firefox', launch: launchFirefox },
+])('page hooks in $name', ({ launch }) => {
+  const token = fakeGithubToken();
+  let chat: MockChat;
+  let target: ExtensionBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    // Slow enough that an abort lands while the server is still writing.
+    chat = await startMockChat({ chunkDelayMs: 15 });
+    target = await launch();
+    page = await target.browser.newPage();
+    await page.goto(`${chat.url}/hooks`, { waitUntil: 'load' });
+  });
+
+  afterAll(async () => {
+    await target?.close();
+    await chat?.close();
+  });
+
+  it('patched constructors look native to the page’s first script', async () => {
+    const probe = await page.evaluate(
+      () => (window as unknown as { __hookProbe: Record<string, string | number> }).__hookProbe,
+    );
+    expect(probe.xhr).toMatch(/^function XMLHttpRequest\(\) \{\s*\[native code\]\s*\}$/);
+    expect(probe.eventSource).toMatch(/^function EventSource\(\) \{\s*\[native code\]\s*\}$/);
+    expect(probe.webSocket).toMatch(/^function WebSocket\(\) \{\s*\[native code\]\s*\}$/);
+    expect(probe.xhrName).toBe('XMLHttpRequest');
+    expect(probe.webSocketLength).toBe(1);
+    const checks = await page.evaluate(() => {
+      const xhr = new XMLHttpRequest();
+      return {
+        instance: xhr instanceof XMLHttpRequest && xhr instanceof EventTarget,
+        ctor: xhr.constructor === XMLHttpRequest,
+        own: Object.getOwnPropertyNames(xhr).length,
+        done: XMLHttpRequest.DONE,
+        getter: Function.prototype.toString.call(
+          Object.getOwnPropertyDescriptor(XMLHttpRequest.prototype, 'responseText')!.get,
+        ),
+        add: EventSource.prototype.addEventListener === EventTarget.prototype.addEventListener,
+      };
+    });
+    expect(checks).toMatchObject({ instance: true, ctor: true, own: 0, done: 4, add: true });
+    expect(checks.getter).toMatch(/\[native code\]/);
+  });
+
+  it.each(['xhr', 'event-source', 'web-socket'] as const)(
+    'redacts a secret split across events read through %s',
+    async (kind) => {
+      const answer = await ask(page, kind, 'show me the secret');
+      expect(answer.done).toBe('true');
+      expect(answer.rendered).toContain('[redacted:github-pat]');
+      expect(answer.rendered).toContain('Remember to rotate it');
+      expect(answer.rendered).not.toContain(token.slice(4, 14));
+      expect(answer.views.length).toBeGreaterThan(3);
+      for (const view of answer.views) expect(view).not.toContain(token.slice(4, 14));
+      if (kind === 'xhr') expect(answer.length).toBe('null');
+    },
+  );
+
+  it.each(['xhr', 'event-source', 'web-socket'] as const)(
+    'delivers a harmless answer through %s unchanged',
+    async (kind) => {
+      const prompt = 'hello “friend”, 数据 ✓ 😀';
+      const answer = await ask(page, kind, prompt);
+      expect(answer.text).toBe(scriptedAnswer(prompt).text);
+    },
+  );
+
+  it('an AbortSignal abort of a guarded fetch stops the upstream', async () => {
+    const result = await page.evaluate(async () => {
+      const controller = new AbortController();
+      const response = await fetch('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'secret' }] }),
+        signal: controller.signal,
+      });
+      const id = response.headers.get('x-mock-request-id');
+      const reader = response.body!.getReader();
+      await reader.read();
+      controller.abort();
+      for (let i = 0; i < 1000; i++) {
+        try {
+          if ((await reader.read()).done) return { id, error: 'none (ended)' };
+        } catch (error) {
+          return { id, error: (error as Error).name };
+        }
+      }
+      return { id, error: 'none' };
+    });
+    expect(result.error).toBe('AbortError');
+    await expect.poll(() => chat.sent(result.id ?? '')?.closedEarly, { timeout: 5_000 }).toBe(true);
+    expect(chat.sent(result.id ?? '')?.finished).toBe(false);
+  });
+
+  it('abort() of a guarded XHR stops the upstream and fires the native abort events', async () => {
+    const result = await page.evaluate(
+      () =>
+        new Promise<{ id: string | null; events: string[]; readyState: number }>((resolve) => {
+          const xhr = new XMLHttpRequest();
+          const events: string[] = [];
+          let id: string | null = null;
+          let aborted = false;
+          xhr.onprogress = () => {
+            if (aborted) return;
+            aborted = true;
+            id = xhr.getResponseHeader('x-mock-request-id');
+            xhr.abort();
+            // abort() fired its events synchronously; afterwards the request is UNSENT.
+            resolve({ id, events, readyState: xhr.readyState });
+          };
+          for (const type of ['readystatechange', 'abort', 'loadend', 'load', 'error']) {
+            xhr.addEventListener(type, () => events.push(`${type}:${xhr.readyState}`));
+          }
+          xhr.open('POST', '/v1/chat/completions');
+          xhr.send(
+            JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'secret' }] }),
+          );
+        }),
+    );
+    expect(result.events.slice(-3)).toEqual(['readystatechange:4', 'abort:4', 'loadend:4']);
+    expect(result.events).not.toContain('load:4');
+    expect(result.readyState).toBe(0);
+    await expect.poll(() => chat.sent(result.id ?? '')?.closedEarly, { timeout: 5_000 }).toBe(true);
+  });
+
+  it('leaves an unrelated XHR untouched', async () => {
+    const result = await page.evaluate(
+      () =>
+        new Promise<{ text: string; length: string | null; type: string | null }>((resolve) => {
+          const xhr = new XMLHttpRequest();
+          xhr.onload = () =>
+            resolve({
+              text: xhr.responseText,
+              length: xhr.getResponseHeader('content-length'),
+              type: xhr.getResponseHeader('content-type'),
+            });
+          xhr.open('GET', '/api/status');
+          xhr.send();
+        }),
+    );
+    expect(JSON.parse(result.text)).toMatchObject({ service: 'mock-chat', ok: true });
+    expect(Number(result.length)).toBe(new TextEncoder().encode(result.text).byteLength);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * Mock chat routes for the transports other than fetch (the e2e tests of the XHR,
+ * EventSource and WebSocket hooks):
+ *
+ * - `GET /hooks`: a page that asks through XMLHttpRequest (progressive `responseText` read
+ *   on `progress`, as DeepSeek does), EventSource, or WebSocket (Open WebUI's Socket.IO
+ *   events), and renders each answer as it streams (page-hooks.html).
+ * - `GET /hooks/sse?prompt=…`: the scripted answer as OpenAI Chat Completions SSE, for
+ *   EventSource (which only sends GET). The XHR page posts to `/v1/chat/completions`.
+ * - WebSocket upgrade on `/ws/socket.io/?prompt=…`: the answer as Open WebUI socket
+ *   messages (socket-answers.ts), one text frame each, then a normal close.
+ *
+ * Node 20 has no WebSocket server: the handshake (RFC 6455 §4.2.2) and the server's
+ * unmasked text and close frames (§5.2) are written here; what the client sends is read
+ * and ignored. Loopback only, like the rest of the mock chat; every socket is closed by
+ * `close()`.
+ */
+
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { byteChunks, scriptedAnswer } from './scripted-answers.ts';
+import { openWebUiSocketMessages } from './socket-answers.ts';
+import { openAiChatSse } from './wire-answers.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PAGE_HTML = readFileSync(join(here, 'page-hooks.html'), 'utf8');
+const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+const MAX_PROMPT_CHARS = 2000;
+/** Network chunks of the SSE answer: 1..96 bytes, as the other wire routes. */
+const SSE_CHUNK_BYTES = 96;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface PageHookRoutes {
+  /** Answers the request when it is one of these routes; false otherwise. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean;
+  /** The server's `upgrade` listener. */
+  upgrade(req: IncomingMessage, socket: Duplex): void;
+  /** Destroys every open WebSocket. */
+  close(): void;
+}
+
+function promptOf(url: URL): string {
+  return (url.searchParams.get('prompt') ?? '').slice(0, MAX_PROMPT_CHARS);
+}
+
+function sendPage(req: IncomingMessage, res: ServerResponse): void {
+  const nonce = randomBytes(16).toString('base64');
+  const body = PAGE_HTML.replaceAll('{{nonce}}', nonce);
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    // As the main page: strict CSP, the hooks must work under it.
+    'content-security-policy': [
+      "default-src 'self'",
+      `script-src 'nonce-${nonce}'`,
+      "style-src 'self' 'unsafe-inline'",
+      `connect-src 'self' ws://${req.headers.host ?? '127.0.0.1'}`,
+      "base-uri 'none'",
+    ].join('; '),
+  });
+  res.end(body);
+}
+
+async function streamSse(res: ServerResponse, prompt: string, delayMs: number): Promise<void> {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+  });
+  for (const chunk of byteChunks(openAiChatSse(scriptedAnswer(prompt)), SSE_CHUNK_BYTES)) {
+    if (res.destroyed) return;
+    res.write(chunk);
+    await sleep(delayMs);
+  }
+  res.end();
+}
+
+/** One unmasked server frame (FIN set). */
+function frame(opcode: number, payload: Buffer): Buffer {
+  const length = payload.length;
+  let header: Buffer;
+  if (length < 126) {
+    header = Buffer.from([0x80 | opcode, length]);
+  } else if (length < 65536) {
+    header = Buffer.alloc(4);
+    header.writeUInt8(0x80 | opcode, 0);
+    header.writeUInt8(126, 1);
+    header.writeUInt16BE(length, 2);
+  } else {
+    header = Buffer.alloc(10);
+    header.writeUInt8(0x80 | opcode, 0);
+    header.writeUInt8(127, 1);
+    header.writeBigUInt64BE(BigInt(length), 2);
+  }
+  return Buffer.concat([header, payload]);
+}
+
+async function streamSocket(socket: Duplex, prompt: string, delayMs: number): Promise<void> {
+  for (const message of openWebUiSocketMessages(scriptedAnswer(prompt))) {
+    if (socket.destroyed) return;
+    socket.write(frame(0x1, Buffer.from(message, 'utf8')));
+    await sleep(delayMs);
+  }
+  if (socket.destroyed) return;
+  // Close frame, status 1000 (normal closure).
+  socket.write(frame(0x8, Buffer.from([0x03, 0xe8])));
+  socket.end();
+}
+
+export function createPageHookRoutes(options: { chunkDelayMs: number }): PageHookRoutes {
+  const sockets = new Set<Duplex>();
+  const delay = options.chunkDelayMs;
+  return {
+    handle(req, res, url) {
+      if (req.method !== 'GET') return false;
+      if (url.pathname === '/hooks') {
+        sendPage(req, res);
+        return true;
+      }
+      if (url.pathname === '/hooks/sse') {
+        streamSse(res, promptOf(url), delay).catch(() => res.destroy());
+        return true;
+      }
+      return false;
+    },
+    upgrade(req, socket) {
+      const url = new URL(req.url ?? '/', 'http://mock.invalid');
+      const key = req.headers['sec-websocket-key'];
+      socket.on('error', () => socket.destroy());
+      if (!url.pathname.startsWith('/ws/socket.io/') || typeof key !== 'string') {
+        socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
+        return;
+      }
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      // Frames from the client (pings, close) are not needed by these tests.
+      socket.on('data', () => undefined);
+      const accept = createHash('sha1')
+        .update(key + WS_GUID)
+        .digest('base64');
+      socket.write(
+        'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\n' +
+          `sec-websocket-accept: ${accept}\r\n\r\n`,
+      );
+      streamSocket(socket, promptOf(url), delay).catch(() => socket.destroy());
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * What the bridge does with each validated page message: the runtime message
+ * for the background (runtime-messages.ts) and the in-page notice, in plain words.
+ */
+import { describe, expect, it } from 'vitest';
+import { kindPhrase, matchNoticeText } from '../../../src/content/notice-text.ts';
+import { handlePageMessage, type ReportSinks } from '../../../src/content/page-report-handler.ts';
+import type { PageToBridge } from '../../../src/protocol/page-channel.ts';
+import type { Translate } from '../../../src/ui/i18n.ts';
+import { awsKeyId } from '../cli/synthetic-secrets.ts';
+
+/** A tiny English catalogue in the shape of _locales (placeholders $1, $2). */
+const catalogue: Record<string, string> = {
+  notice_redacted: 'Chat Stream Guard redacted $1 ($2) from the answer.',
+  notice_blocked: 'Chat Stream Guard stopped the answer: it contained $1 ($2).',
+  notice_failed: 'Guard failed.',
+  notice_kind_secret: 'a secret',
+  rule_aws_access_key_id: 'AWS access key',
+};
+const translate: Translate = (key, subs) => {
+  const message = catalogue[key];
+  if (message === undefined) return key;
+  const list = typeof subs === 'string' ? [subs] : (subs ?? []);
+  return message.replace(/\$(\d)/g, (_m, n: string) => list[Number(n) - 1] ?? '');
+};
+
+function sinks() {
+  const log: string[] = [];
+  const reported: unknown[] = [];
+  const notices: { key: string; text: string; tone: string; ms?: number }[] = [];
+  const s: ReportSinks = {
+    report: (m) => reported.push(m),
+    holding: (id, h) => log.push(`holding:${id}:${h}`),
+    ended: (id) => log.push(`ended:${id}`),
+    notice: (key, text, tone, ms) =>
+      notices.push({ key, text, tone, ...(ms === undefined ? {} : { ms }) }),
+  };
+  return { s, log, reported, notices };
+}
+
+const stream = {
+  streamId: 's1',
+  direction: 'in',
+  format: 'openai-chat',
+  conversationId: '',
+  turnId: '',
+} as const;
+const secret = awsKeyId();
+const match = {
+  type: 'match',
+  rule: 'aws-access-key-id',
+  kind: 'secret',
+  action: 'redact',
+  start: 0,
+  end: secret.length,
+  pack: 'builtin@1',
+  matched: secret,
+} as const;
+
+describe('handlePageMessage', () => {
+  it('forwards guard events and shows a self-dismissing redaction notice naming the kind and rule', () => {
+    const { s, reported, notices } = sinks();
+    const message: PageToBridge = { v: 1, type: 'guard-events', stream, events: [match] };
+    handlePageMessage(message, s, translate, 8_000);
+    expect(reported).toEqual([{ to: 'background', type: 'guard-events', stream, events: [match] }]);
+    expect(notices).toEqual([
+      {
+        key: 's1:redact:aws-access-key-id',
+        text: 'Chat Stream Guard redacted a secret (AWS access key) from the answer.',
+        tone: 'info',
+        ms: 8_000,
+      },
+    ]);
+    expect(notices[0]?.text).not.toContain(secret);
+  });
+
+  it('keeps block and failure notices until closed; flags show nothing in the page', () => {
+    const { s, notices } = sinks();
+    handlePageMessage(
+      {
+        v: 1,
+        type: 'guard-events',
+        stream,
+        events: [
+          { ...match, action: 'flag' },
+          { ...match, action: 'block' },
+          { type: 'error', message: 'validator threw', at: 4, pack: 'p' },
+        ],
+      },
+      s,
+      translate,
+      8_000,
+    );
+    expect(notices).toEqual([
+      {
+        key: 's1:block',
+        text: 'Chat Stream Guard stopped the answer: it contained a secret (AWS access key).',
+        tone: 'warning',
+      },
+      { key: 's1:failed', text: 'Guard failed.', tone: 'error' },
+    ]);
+  });
+
+  it('forwards holding, stream end and wire issues; a failed end shows the failure notice', () => {
+    const { s, log, reported, notices } = sinks();
+    handlePageMessage({ v: 1, type: 'holding', streamId: 's1', holding: true }, s, translate, 1);
+    handlePageMessage(
+      { v: 1, type: 'wire-issue', streamId: 's1', kind: 'unrecognised-frame', detail: 'd' },
+      s,
+      translate,
+      1,
+    );
+    handlePageMessage(
+      { v: 1, type: 'stream-end', streamId: 's1', outcome: 'failed' },
+      s,
+      translate,
+      1,
+    );
+    expect(reported).toEqual([
+      { to: 'background', type: 'holding', streamId: 's1', holding: true },
+      {
+        to: 'background',
+        type: 'wire-issue',
+        streamId: 's1',
+        kind: 'unrecognised-frame',
+        detail: 'd',
+      },
+      { to: 'background', type: 'stream-end', streamId: 's1', outcome: 'failed' },
+    ]);
+    expect(log).toEqual(['holding:s1:true', 'ended:s1']);
+    expect(notices).toEqual([{ key: 's1:failed', text: 'Guard failed.', tone: 'error' }]);
+  });
+
+  it('sends nothing for hello', () => {
+    const { s, reported, notices } = sinks();
+    handlePageMessage({ v: 1, type: 'hello', hooks: ['fetch'] }, s, translate, 1);
+    expect(reported).toEqual([]);
+    expect(notices).toEqual([]);
+  });
+});
+
+describe('notice text', () => {
+  it('falls back to readable names when a kind or rule has no translation', () => {
+    expect(kindPhrase('custom', translate)).toBe('Custom');
+    expect(
+      matchNoticeText({ rule: 'my-house-rule', kind: 'custom', action: 'redact' }, translate),
+    ).toBe('Chat Stream Guard redacted Custom (My house rule) from the answer.');
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Config for new streams: none until the bridge's config arrives (streams wait
+ * on `ready()`), then the background-compiled pack and the config's per-kind
+ * policy; never unguarded: an unusable first config or no channel rejects.
+ */
+import { describe, expect, it } from 'vitest';
+import { compiledRulesFor } from '../../../src/background/page-config.ts';
+import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
+import { createPageGuardConfig } from '../../../src/page/page-guard-config.ts';
+import type { PageConfig } from '../../../src/protocol/settings-schema.ts';
+import { githubPat } from '../cli/synthetic-secrets.ts';
+import { sampleConfig } from './sample-page-config.ts';
+
+type Setup = NonNullable<ReturnType<ReturnType<typeof createPageGuardConfig>['current']>>;
+
+function guardText(setup: Setup, text: string) {
+  const guard = new StreamGuard(setup.pack, setup.guard);
+  const a = guard.push(text);
+  const b = guard.end();
+  return {
+    out: a.emit + b.emit,
+    blocked: b.blocked || a.blocked,
+    events: [...a.events, ...b.events],
+  };
+}
+
+/** A config as the background sends it: with the pack compiled there. */
+function withCompiled(config: PageConfig): PageConfig {
+  return { ...config, compiled: compiledRulesFor(config) };
+}
+
+describe('createPageGuardConfig', () => {
+  const answer = `token ${githubPat()} here`;
+
+  it('has no setup before a config, and ready() waits for one', async () => {
+    const config = createPageGuardConfig();
+    expect(config.configured).toBe(false);
+    expect(config.current()).toBeUndefined();
+    let settled = false;
+    const ready = config.ready().then((setup) => {
+      settled = true;
+      return setup;
+    });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    config.apply(withCompiled({ ...sampleConfig, packs: ['secrets'], disabledRules: [] }));
+    const setup = await ready;
+    expect(config.configured).toBe(true);
+    expect(setup).toBe(config.current());
+    expect(setup.pack.options.allowedImageHosts).toEqual(sampleConfig.allowedImageHosts);
+    expect(setup.labels.rules.rules.length).toBeGreaterThan(0);
+  });
+
+  it('applies the compiled pack and per-kind incoming policy to streams started afterwards', () => {
+    const config = createPageGuardConfig();
+    config.apply(
+      withCompiled({ ...sampleConfig, incoming: { ...sampleConfig.incoming, secret: 'redact' } }),
+    );
+    const before = config.current() as Setup;
+    const redacted = guardText(before, answer);
+    expect(redacted.out).not.toContain(githubPat());
+    expect(redacted.events[0]).toMatchObject({
+      type: 'match',
+      kind: 'secret',
+      matched: githubPat(),
+    });
+    config.apply(withCompiled({ ...sampleConfig, packs: ['secrets'], disabledRules: [] }));
+    const after = config.current() as Setup;
+    expect(after.guard.policy?.secret).toBe('block');
+    const blocked = guardText(after, answer);
+    expect(blocked.blocked).toBe(true);
+    expect(blocked.out).toBe('token ');
+    // A stream that started before keeps what it started with.
+    expect(guardText(before, answer).blocked).toBe(false);
+  });
+
+  it('a custom pack that cannot compile still gets the built-in packs (background fallback)', () => {
+    const config = createPageGuardConfig();
+    config.apply(withCompiled({ ...sampleConfig, customPacks: [{ name: 'broken' }] }));
+    const setup = config.current() as Setup;
+    expect(guardText(setup, answer).out).not.toContain(githubPat());
+  });
+
+  it('fails closed when the first config has no usable compiled pack', async () => {
+    const missing = createPageGuardConfig();
+    missing.apply(sampleConfig);
+    await expect(missing.ready()).rejects.toThrow(/compiled pack/);
+    const corrupt = createPageGuardConfig();
+    const good = withCompiled(sampleConfig);
+    corrupt.apply({
+      ...good,
+      compiled: { ...good.compiled!, pack: { ...good.compiled!.pack, rules: [{}] } },
+    } as PageConfig);
+    await expect(corrupt.ready()).rejects.toThrow();
+    expect(corrupt.current()).toBeUndefined();
+  });
+
+  it('keeps the setup in effect when a later config is unusable', () => {
+    const config = createPageGuardConfig();
+    config.apply(withCompiled(sampleConfig));
+    const first = config.current();
+    config.apply(sampleConfig);
+    expect(config.current()).toBe(first);
+  });
+
+  it('fails closed when the channel never opens', async () => {
+    const config = createPageGuardConfig();
+    config.fail('no bridge');
+    await expect(config.ready()).rejects.toThrow(/no bridge/);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The MAIN-world WebSocket hook on a fake WebSocket (fake-sources.ts), with Open WebUI's
+ * real socket guard and the core pack: a recognised socket's text messages reach the
+ * page guarded, through `onmessage` and `message` listeners, in order; other sockets and
+ * binary messages are untouched; a guard failure closes the socket.
+ */
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
+import {
+  OpenWebUiSocketGuard,
+  openWebUiSocket,
+} from '../../../src/core/wire/adapters/open-webui-socket.ts';
+import { newFetchHookStats } from '../../../src/page/fetch-hook.ts';
+import type { SocketMessageGuard } from '../../../src/page/page-hook-options.ts';
+import {
+  installWebSocketHook,
+  type WebSocketHookTarget,
+} from '../../../src/page/web-socket-hook.ts';
+import { fakeGithubToken, scriptedAnswer } from '../../mock-chat/scripted-answers.ts';
+import { openWebUiSocketMessages, textOfSocketMessages } from '../../mock-chat/socket-answers.ts';
+import { createFakeEventSourceRealm, FakeCloseEvent } from './fake-sources.ts';
+
+const token = fakeGithubToken();
+
+function hookedRealm(makeGuard?: () => SocketMessageGuard) {
+  const fakes = createFakeEventSourceRealm();
+  const native = fakes.WebSocket;
+  const stats = newFetchHookStats();
+  const target = { ...fakes, MessageEvent, CloseEvent: FakeCloseEvent, Event, Function };
+  installWebSocketHook(target as unknown as WebSocketHookTarget, {
+    createSocketGuard: (probe) =>
+      openWebUiSocket.detect(probe)
+        ? (makeGuard?.() ?? new OpenWebUiSocketGuard(getCorePack()))
+        : undefined,
+    stats,
+  });
+  return { WebSocket: target.WebSocket, native, stats };
+}
+
+function listen(socket: EventTarget & { onmessage: unknown; onclose: unknown }) {
+  const viaProperty: unknown[] = [];
+  const viaListener: unknown[] = [];
+  const closes: number[] = [];
+  socket.onmessage = (event: Event) => viaProperty.push((event as MessageEvent).data);
+  socket.addEventListener('message', (event) => viaListener.push((event as MessageEvent).data));
+  socket.onclose = (event: Event) => closes.push((event as CloseEvent).code);
+  return { viaProperty, viaListener, closes };
+}
+
+describe('installWebSocketHook', () => {
+  // Compiling the core pack once takes seconds on a loaded machine: not a test's time.
+  beforeAll(() => {
+    getCorePack();
+  }, 60_000);
+
+  it('guards Open WebUI socket events: the page never sees the secret', () => {
+    const { WebSocket, stats } = hookedRealm();
+    const socket = new WebSocket('ws://127.0.0.1:8080/ws/socket.io/?EIO=4&transport=websocket');
+    const seen = listen(socket);
+    const messages = openWebUiSocketMessages(scriptedAnswer('secret'));
+    for (const message of messages) socket.emit(message);
+    socket.closeFromServer(1000);
+    const got = seen.viaProperty as string[];
+    expect(seen.viaListener).toEqual(got);
+    expect(got.join('\n')).not.toContain(token.slice(4, 14));
+    expect(textOfSocketMessages(got)).toContain('[redacted:github-pat]');
+    expect(textOfSocketMessages(got)).toContain('Remember to rotate it');
+    // Handshake packets first, untouched; every message delivered, in order, before close.
+    expect(got.slice(0, 2)).toEqual(messages.slice(0, 2));
+    expect(got.length).toBe(messages.length);
+    expect(seen.closes).toEqual([1000]);
+    expect(stats.wireGuarded).toBe(1);
+  });
+
+  it('delivers a benign answer unchanged', () => {
+    const { WebSocket } = hookedRealm();
+    const socket = new WebSocket('ws://127.0.0.1:8080/ws/socket.io/');
+    const seen = listen(socket);
+    const messages = openWebUiSocketMessages(scriptedAnswer('hello “there” 😀'));
+    for (const message of messages) socket.emit(message);
+    socket.closeFromServer();
+    expect(seen.viaProperty).toEqual(messages);
+  });
+
+  it('leaves other sockets and binary messages untouched', () => {
+    const { WebSocket, stats } = hookedRealm();
+    const socket = new WebSocket('ws://127.0.0.1:8080/feed');
+    const seen = listen(socket);
+    const binary = new Uint8Array([1, 2, 3]).buffer;
+    socket.emit(`{"note":"${token}"}`);
+    socket.emit(binary);
+    expect(seen.viaProperty).toEqual([`{"note":"${token}"}`, binary]);
+    socket.closeFromServer(1001);
+    expect(seen.closes).toEqual([1001]);
+    expect(stats.wireGuarded).toBe(0);
+  });
+
+  it('fails closed when the guard throws: the socket closes, nothing more arrives', () => {
+    let calls = 0;
+    const { WebSocket, stats } = hookedRealm(() => ({
+      push: (message) => {
+        if (++calls === 3) throw new Error('guard crashed');
+        return [message];
+      },
+      end: () => [],
+    }));
+    const socket = new WebSocket('ws://127.0.0.1:8080/ws/socket.io/');
+    const seen = listen(socket);
+    const messages = openWebUiSocketMessages(scriptedAnswer('secret'));
+    for (const message of messages) socket.emit(message);
+    expect(seen.viaProperty).toEqual(messages.slice(0, 2));
+    expect(socket.closedWith).toBe(1005);
+    expect(stats.guardFailures).toBe(1);
+  });
+
+  it('looks native', () => {
+    const { WebSocket, native } = hookedRealm();
+    expect(WebSocket).not.toBe(native);
+    expect(WebSocket.name).toBe(native.name);
+    expect(WebSocket.length).toBe(native.length);
+    expect(WebSocket.OPEN).toBe(1);
+    expect(Function.prototype.toString.call(WebSocket)).toBe(
+      Function.prototype.toString.call(native),
+    );
+    const socket = new WebSocket('ws://127.0.0.1:8080/x', ['chat']);
+    expect(socket).toBeInstanceOf(native);
+    expect(socket.constructor).toBe(WebSocket);
+  });
+});

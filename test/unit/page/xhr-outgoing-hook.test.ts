@@ -1,0 +1,107 @@
+/**
+ * The XHR send side (src/page/xhr-outgoing-hook.ts) on a minimal XMLHttpRequest
+ * stand-in: an unrecognised send goes straight through; a recognised one is sent
+ * only as its guarded copy; a refused one is never sent and ends with `error` and
+ * `loadend`; a synchronous recognised send fails closed at once.
+ */
+import { describe, expect, it } from 'vitest';
+import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
+import { createOutgoingHook } from '../../../src/page/outgoing-hook.ts';
+import { installXhrOutgoingHook } from '../../../src/page/xhr-outgoing-hook.ts';
+import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
+
+function fakeRealm() {
+  const sends: unknown[] = [];
+  const aborts: number[] = [];
+  class FakeXhr extends EventTarget {
+    open(..._args: unknown[]): void {}
+    setRequestHeader(_name: string, _value: string): void {}
+    send(body?: unknown): void {
+      sends.push(body);
+    }
+    abort(): void {
+      aborts.push(1);
+    }
+  }
+  const realm = {
+    XMLHttpRequest: FakeXhr as unknown as typeof XMLHttpRequest,
+    ProgressEvent: Event as unknown as typeof ProgressEvent,
+    DOMException,
+    EventTarget,
+    Function,
+  };
+  return { realm, sends, aborts, FakeXhr };
+}
+
+function hook(decision: 'send' | 'cancel' = 'cancel') {
+  const outgoing = createOutgoingHook({
+    setup: () => ({ pack: getCorePack(), policy: {}, renderer: 'json', labels: () => undefined }),
+    send: (message) => {
+      if (message.type === 'confirm-send') {
+        queueMicrotask(() =>
+          outgoing.receive({ v: 1, type: 'send-decision', requestId: message.requestId, decision }),
+        );
+      }
+    },
+    // No bridge lookups: the test is about the XHR plumbing.
+    connected: () => false,
+    newId: () => 'id',
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    baseUrl: () => 'https://chat.example/',
+  });
+  return outgoing;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const chatBody = (content: string) =>
+  JSON.stringify({ model: 'm', messages: [{ role: 'user', content }] });
+
+describe('installXhrOutgoingHook', () => {
+  it('sends unrecognised requests at once, unchanged', () => {
+    const { realm, sends, FakeXhr } = fakeRealm();
+    installXhrOutgoingHook(realm, hook());
+    const xhr = new FakeXhr() as unknown as XMLHttpRequest;
+    xhr.open('POST', '/upload');
+    xhr.send('raw');
+    expect(sends).toEqual(['raw']);
+  });
+
+  it('sends a recognised request only as its redacted copy', async () => {
+    const token = fakeGithubToken(12);
+    const { realm, sends, FakeXhr } = fakeRealm();
+    installXhrOutgoingHook(realm, hook());
+    const xhr = new FakeXhr() as unknown as XMLHttpRequest;
+    xhr.open('POST', '/v1/chat/completions');
+    xhr.setRequestHeader('content-type', 'application/json');
+    xhr.send(chatBody(`key ${token}`));
+    expect(sends).toEqual([]);
+    // The first recognised request compiles the pack: allow for it.
+    await expect.poll(() => sends.length, { timeout: 10_000 }).toBe(1);
+    expect(String(sends[0])).not.toContain(token);
+    expect(String(sends[0])).toContain('[redacted');
+  });
+
+  it('never sends a refused request and ends it like a network error', async () => {
+    const { realm, sends, aborts, FakeXhr } = fakeRealm();
+    installXhrOutgoingHook(realm, hook('cancel'));
+    const xhr = new FakeXhr() as unknown as XMLHttpRequest;
+    const events: string[] = [];
+    for (const type of ['error', 'loadend']) xhr.addEventListener(type, () => events.push(type));
+    xhr.open('POST', '/v1/chat/completions');
+    xhr.send(chatBody(`mail ${['jane.doe', 'mailbox.org'].join('@')}`));
+    await expect.poll(() => events.length, { timeout: 10_000 }).toBe(2);
+    await settle();
+    expect(sends).toEqual([]);
+    expect(aborts).toHaveLength(1);
+    expect(events).toEqual(['error', 'loadend']);
+  });
+
+  it('fails a synchronous recognised send closed', () => {
+    const { realm, sends, FakeXhr } = fakeRealm();
+    installXhrOutgoingHook(realm, hook());
+    const xhr = new FakeXhr() as unknown as XMLHttpRequest;
+    xhr.open('POST', '/v1/chat/completions', false);
+    expect(() => xhr.send(chatBody('hi'))).toThrow(DOMException);
+    expect(sends).toEqual([]);
+  });
+});

