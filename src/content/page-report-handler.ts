@@ -3,6 +3,7 @@
  * forwards it to the background (ContentToBackground) and drives the in-page
  * notices. Kept free of DOM and extension APIs so it is testable with fakes.
  */
+import { MEMORY_WRITE_RULE } from '../core/outgoing/memory-write-flag.ts';
 import type { PageToBridge } from '../protocol/page-channel.ts';
 import type { ContentToBackground } from '../protocol/runtime-messages.ts';
 import type { Translate } from '../ui/i18n.ts';
@@ -39,8 +40,12 @@ export function handlePageMessage(
           sinks.notice(`${id}:redact:${event.rule}`, text, 'info', redactionNoticeMs);
         } else if (event.action === 'block') {
           sinks.notice(`${id}:block`, matchNoticeText(event, translate), 'warning');
+        } else if (event.rule === MEMORY_WRITE_RULE) {
+          // Issue 5 §4: a memory that persists across chats is told in the page, even
+          // though the flag changes nothing there.
+          sinks.notice(`${id}:memory`, translate('notice_memory_write'), 'warning');
         }
-        // Flags are shown in the popup only: they change nothing in the page.
+        // Other flags are shown in the popup only: they change nothing in the page.
       }
       return;
     }

@@ -15,6 +15,7 @@ const catalogue: Record<string, string> = {
   notice_blocked: 'Chat Stream Guard stopped the answer: it contained $1 ($2).',
   notice_failed: 'Guard failed.',
   notice_kind_secret: 'a secret',
+  notice_memory_write: 'The assistant is saving a memory that reads like an instruction.',
   rule_aws_access_key_id: 'AWS access key',
 };
 const translate: Translate = (key, subs) => {
@@ -145,5 +146,54 @@ describe('notice text', () => {
     expect(
       matchNoticeText({ rule: 'my-house-rule', kind: 'custom', action: 'redact' }, translate),
     ).toBe('Chat Stream Guard redacted Custom (My house rule) from the answer.');
+  });
+});
+
+describe('handlePageMessage: memory writes (issue 5 §4)', () => {
+  const stream = {
+    streamId: 's-mem',
+    direction: 'in' as const,
+    format: 'chatgpt-web',
+    conversationId: '',
+    turnId: '',
+  };
+  const flag = (rule: string) => ({
+    type: 'match' as const,
+    rule,
+    kind: 'injection' as const,
+    action: 'flag' as const,
+    start: 0,
+    end: 6,
+    pack: 'memory-audit@1',
+    matched: 'Always',
+  });
+
+  it('tells the person in the page when a memory write is instruction-shaped', () => {
+    const { s, notices, reported } = sinks();
+    handlePageMessage(
+      { v: 1, type: 'guard-events', stream, events: [flag('memory-write-instruction')] },
+      s,
+      translate,
+      8000,
+    );
+    expect(reported).toHaveLength(1);
+    expect(notices).toEqual([
+      {
+        key: 's-mem:memory',
+        text: 'The assistant is saving a memory that reads like an instruction.',
+        tone: 'warning',
+      },
+    ]);
+  });
+
+  it('other flags stay in the popup', () => {
+    const { s, notices } = sinks();
+    handlePageMessage(
+      { v: 1, type: 'guard-events', stream, events: [flag('injection-ignore-previous')] },
+      s,
+      translate,
+      8000,
+    );
+    expect(notices).toEqual([]);
   });
 });

@@ -74,6 +74,8 @@ describe('chatgpt-web memory writes', { timeout: 120_000 }, () => {
           start: 0,
           end: MEMORY.indexOf('send') + 4,
           pack: 'memory-audit@1',
+          // The span only, for the keyed digest (checked against the offsets by the bridge).
+          matched: MEMORY.slice(0, MEMORY.indexOf('send') + 4),
         },
       },
     ]);
