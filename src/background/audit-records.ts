@@ -3,7 +3,7 @@
  * its keyed digest right here and goes no further (DESIGN.md invariant 7).
  */
 import type { Digester } from '../audit/audit-digest.ts';
-import type { PageGuardEvent, StreamRef } from '../protocol/page-channel.ts';
+import type { PageGuardEvent, StreamRef } from '../protocol/guard-reports.ts';
 import type { AuditRecord } from '../protocol/runtime-messages.ts';
 import type { RuleKind } from '../core/rules/rule.ts';
 import type { ContentSender } from './sender-check.ts';

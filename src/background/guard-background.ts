@@ -19,6 +19,7 @@ import { AuditWriter } from '../audit/audit-writer.ts';
 import type {
   AuditRecord,
   BackgroundError,
+  BackgroundToContent,
   ContentAnswers,
   ContentToBackground,
   TabState,
@@ -31,6 +32,8 @@ import { recordsFromGuardEvents, recordsFromSendAnyway } from './audit-records.t
 import { LivePorts } from './live-ports.ts';
 import { parseContentMessage, parseUiMessage } from './message-shape.ts';
 import { compiledRulesFor, isSiteEnabled, pageConfigFor } from './page-config.ts';
+import { UNAVAILABLE, relayReferenceOnly } from './reference-only-relay.ts';
+import { ReferenceOnlyStore } from './reference-only-store.ts';
 import {
   ensureDefaultSettings,
   readSettings,
@@ -70,6 +73,8 @@ export interface BackgroundDeps {
   openPopup(): Promise<boolean>;
   /** `storage.session` (in-memory, extension contexts only) for the tab counters. */
   session?: SettingsStorage;
+  /** `tabs.sendMessage(tabId, message, { frameId: 0 })`: popup requests relayed to a tab's bridge. */
+  sendToTab?(tabId: number, message: BackgroundToContent): Promise<unknown>;
   openDb?: () => Promise<AuditDb>;
   now?: () => number;
   batchDelayMs?: number;
@@ -87,6 +92,8 @@ export class GuardBackground {
   readonly live: LivePorts;
   private readonly activity = new TabActivity();
   private readonly digester;
+  /** Issue 5 §3: reference-only marks by keyed digest (reference-only-store.ts). */
+  private readonly referenceOnly: ReferenceOnlyStore;
   private readonly writer: AuditWriter;
   private readonly db: () => Promise<AuditDb>;
   private readonly now: () => number;
@@ -102,6 +109,7 @@ export class GuardBackground {
     this.now = deps.now ?? Date.now;
     this.live = new LivePorts(deps.identity);
     this.digester = lazyDigester(deps.storage);
+    this.referenceOnly = new ReferenceOnlyStore(deps.storage, this.now);
     let db: Promise<AuditDb> | undefined;
     this.db = () => {
       db ??= (deps.openDb ?? openAuditDb)();
@@ -223,6 +231,11 @@ export class GuardBackground {
         await this.accept(from.tabId, records);
         return { accepted: records.length };
       }
+      case 'reference-only-load':
+        return this.referenceOnly.load(from.site, message.conversation);
+      case 'reference-only-save':
+        await this.referenceOnly.save(from.site, message.conversation, message.marks);
+        return { ok: true };
     }
   }
 
@@ -332,6 +345,23 @@ export class GuardBackground {
         await clearRecords(db);
         this.today = undefined;
         return { cleared };
+      }
+      case 'reference-only-list':
+      case 'reference-only-set': {
+        const send = this.deps.sendToTab;
+        if (send === undefined) return UNAVAILABLE;
+        const { tabId, ...rest } = message;
+        const relayed: BackgroundToContent =
+          rest.type === 'reference-only-set'
+            ? { to: 'bridge', type: rest.type, index: rest.index, marked: rest.marked }
+            : { to: 'bridge', type: rest.type };
+        return relayReferenceOnly(tabId, relayed, {
+          sendToTab: send,
+          tabIsGuarded: async (id) => {
+            const site = siteOf(await this.deps.tabUrl(id));
+            return site !== null && isSiteEnabled(await this.currentSettings(), site);
+          },
+        });
       }
     }
   }

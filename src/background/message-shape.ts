@@ -5,13 +5,14 @@
  * trusted further than its type (DESIGN.md §1: the page must not forge events).
  */
 import { RULE_KINDS, type RuleKind } from '../core/rules/rule.ts';
-import type { PageGuardEvent, StreamOutcome, StreamRef } from '../protocol/page-channel.ts';
+import type { PageGuardEvent, StreamOutcome, StreamRef } from '../protocol/guard-reports.ts';
 import type {
   AuditQuery,
   AuditRecord,
   ContentToBackground,
   UiToBackground,
 } from '../protocol/runtime-messages.ts';
+import { MAX_CONVERSATION_LENGTH, isStoredMarkList } from './reference-only-store.ts';
 
 type Plain = Record<string, unknown>;
 
@@ -135,6 +136,20 @@ export function parseContentMessage(message: unknown): ContentToBackground | nul
       return isBoundedList(message.findings, MESSAGE_LIMITS.findings, isFinding)
         ? (message as ContentToBackground)
         : null;
+    case 'reference-only-load':
+      return isShortString(message.conversation, MAX_CONVERSATION_LENGTH)
+        ? { to: 'background', type: 'reference-only-load', conversation: message.conversation }
+        : null;
+    case 'reference-only-save':
+      return isShortString(message.conversation, MAX_CONVERSATION_LENGTH) &&
+        isStoredMarkList(message.marks)
+        ? {
+            to: 'background',
+            type: 'reference-only-save',
+            conversation: message.conversation,
+            marks: message.marks,
+          }
+        : null;
     default:
       return null;
   }
@@ -184,6 +199,22 @@ export function parseUiMessage(message: unknown): UiToBackground | null {
     case 'audit-export':
       return (message.format === 'json' || message.format === 'csv') && isAuditQuery(message.query)
         ? (message as UiToBackground)
+        : null;
+    case 'reference-only-list':
+      return isOffset(message.tabId)
+        ? { to: 'background', type: 'reference-only-list', tabId: message.tabId }
+        : null;
+    case 'reference-only-set':
+      return isOffset(message.tabId) &&
+        isOffset(message.index) &&
+        typeof message.marked === 'boolean'
+        ? {
+            to: 'background',
+            type: 'reference-only-set',
+            tabId: message.tabId,
+            index: message.index,
+            marked: message.marked,
+          }
         : null;
     default:
       return null;

@@ -30,6 +30,8 @@ const background = new GuardBackground({
     return true;
   },
   identity: () => ({ id: browser.runtime.id, baseUrl: browser.runtime.getURL('') }),
+  // Issue 5 §3: popup requests for the tab's bridge, top frame only.
+  sendToTab: (tabId, message) => browser.tabs.sendMessage(tabId, message, { frameId: 0 }),
 });
 
 function reportStartFailure(error: unknown): void {

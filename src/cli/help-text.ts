@@ -91,8 +91,9 @@ checked on send (secrets redacted, personal data marked "warn", per the default
 outgoing policy), then the history projected on the copy (issue 5 §3):
 
   --format F            the client that sends the body: openai-chat, open-webui,
-                        nextchat, lobechat, ollama (OpenAI-style "messages") or
-                        anthropic (Anthropic Messages)
+                        nextchat, lobechat, ollama (OpenAI-style "messages"),
+                        anthropic (Anthropic Messages) or big-agi (the
+                        aix.chatGenerateContent input, "chatSequence")
   --reference-only FILE messages to leave out, JSON Lines, one per line:
                           {"index": 3}     the message at index 3 of "messages"
                           {"text": "..."}  messages whose text is exactly this (the

@@ -124,11 +124,13 @@ export async function outgoingCommand(argv: readonly string[]): Promise<number> 
   const { guardOutgoingBody } = await import('../core/outgoing/outgoing-dlp.ts');
   const requests = await import('../core/wire/requests/message-list-requests.ts');
   const adapter =
-    shape === 'anthropic'
-      ? requests.anthropicRequest
-      : format === 'ollama'
-        ? requests.ollamaRequest
-        : requests.openAiChatRequest;
+    shape === 'big-agi'
+      ? (await import('../core/wire/requests/big-agi-request.ts')).bigAgiRequest
+      : shape === 'anthropic'
+        ? requests.anthropicRequest
+        : format === 'ollama'
+          ? requests.ollamaRequest
+          : requests.openAiChatRequest;
   const { messages, guarded } = invalidAsUsage(() => ({
     messages: readHistory(parsed, shape),
     guarded: guardOutgoingBody(adapter, body, { pack, policy }),

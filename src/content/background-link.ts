@@ -38,23 +38,24 @@ export function createBackgroundLink(send: SendToBackground): BackgroundLink {
     async pageConfig() {
       try {
         const answer = await send({ to: 'background', type: 'page-config' });
-        // The MAIN world validates the config field by field (parse-bridge-message.ts).
+        // The background is ours (runtime messaging); the compiled pack is still loaded
+        // defensively (page-guard-config.ts, load-compiled-pack.ts).
         if (isRecord(answer) && typeof answer.enabled === 'boolean' && isRecord(answer.config)) {
           return answer as unknown as PageConfigAnswer;
         }
       } catch {
-        // No background answer: defaults stay in force.
+        // No background answer: the guard fails closed (bridge.ts).
       }
       return undefined;
     },
     async pagePack() {
       try {
         const answer = await send({ to: 'background', type: 'page-pack' });
-        // The MAIN world checks the shape and loads it defensively (load-compiled-pack.ts).
+        // The guard checks the shape and loads it defensively (load-compiled-pack.ts).
         if (isRecord(answer) && isRecord(answer.compiled))
           return answer as unknown as PagePackAnswer;
       } catch {
-        // No background answer: the MAIN world's guarded streams keep waiting (fail closed).
+        // No background answer: the guard fails closed (bridge.ts).
       }
       return undefined;
     },

@@ -5,8 +5,12 @@
  * request-stream reports. bridge.ts calls `installOutgoing` once and routes
  * every validated page message through `handle` first.
  */
-import type { BridgeToPage, PageToBridge } from '../protocol/page-channel.ts';
-import type { ContentToBackground } from '../protocol/runtime-messages.ts';
+import type { GuardAnswer, GuardReport } from '../protocol/guard-reports.ts';
+import type {
+  BackgroundToContent,
+  ContentToBackground,
+  ReferenceOnlyList,
+} from '../protocol/runtime-messages.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { ruleName } from '../ui/rule-names.ts';
 import { ConfirmSendDialog } from './confirm-send-dialog.ts';
@@ -16,8 +20,7 @@ import { OutgoingReports } from './outgoing-notices.ts';
 import type { NoticeTone } from './page-notices.ts';
 import { trackPastes } from './paste-tracker.ts';
 import { PastedSpans } from './pasted-spans.ts';
-import { installReferenceOnlyControls } from './reference-only-controls.ts';
-import { ReferenceOnlyMarks, createPageDigest } from './reference-only-marks.ts';
+import { createReferenceOnly } from './reference-only-session.ts';
 
 export interface InstallOutgoingDeps {
   doc: Document;
@@ -25,24 +28,34 @@ export interface InstallOutgoingDeps {
   translate: Translate;
   notice(key: string, text: string, tone: NoticeTone, autoDismissMs?: number): void;
   report(message: ContentToBackground): void;
-  toPage(message: BridgeToPage): void;
+  /** `runtime.sendMessage` with its answer (reference-only marks: load and save). */
+  request(message: ContentToBackground): Promise<unknown>;
+  toPage(message: GuardAnswer): void;
   autoMinChars(): number;
   redactionNoticeMs: number;
 }
 
 export interface OutgoingBridge {
   /** True when the message was an outgoing one and is handled. */
-  handle(message: PageToBridge): boolean;
+  handle(message: GuardReport): boolean;
   /** "Paste as untrusted": the next paste is wrapped whatever its length. */
   armNextPaste(): void;
+  /** Issue 5 §3: the popup's reference-only requests (relayed by the background); the answer. */
+  referenceOnly(message: BackgroundToContent): Promise<ReferenceOnlyList> | undefined;
 }
 
 export function installOutgoing(deps: InstallOutgoingDeps): OutgoingBridge {
   const { doc, win, translate: t } = deps;
   const spans = new PastedSpans();
-  const digest = createPageDigest(win.crypto.subtle);
-  const marks = new ReferenceOnlyMarks(async (text) => (await digest)(text));
   const conversation = () => win.location.pathname + win.location.search;
+  const referenceOnly = createReferenceOnly({
+    doc,
+    win,
+    translate: t,
+    conversation,
+    request: deps.request,
+  });
+  const marks = referenceOnly.marks;
   const tracker = trackPastes({
     doc,
     spans,
@@ -63,18 +76,7 @@ export function installOutgoing(deps: InstallOutgoingDeps): OutgoingBridge {
         ruleName(rule, t),
       ]),
   });
-  const start = () => {
-    installReferenceOnlyControls({
-      doc,
-      win,
-      strings: {
-        title: t('reference_only_title'),
-        label: (n, role) => t('reference_only_label', [String(n), role]),
-      },
-      isMarked: (index) => marks.isMarked(conversation(), index),
-      toggle: (index, shown, marked) => void marks.set(conversation(), index, shown, marked),
-    });
-  };
+  const start = () => referenceOnly.start();
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start, { once: true });
   else start();
 
@@ -92,5 +94,6 @@ export function installOutgoing(deps: InstallOutgoingDeps): OutgoingBridge {
       });
     },
     armNextPaste: () => tracker.armNextPaste(),
+    referenceOnly: (message) => referenceOnly.answer(message),
   };
 }

@@ -5,7 +5,7 @@
  * the popup), kinds by a phrase that fits a sentence ("a secret").
  */
 import type { RuleKind } from '../core/rules/rule.ts';
-import type { PageMatchEvent } from '../protocol/page-channel.ts';
+import type { PageMatchEvent } from '../protocol/guard-reports.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { readableId, ruleName } from '../ui/rule-names.ts';
 

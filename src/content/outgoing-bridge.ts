@@ -13,7 +13,7 @@
  *
  * Kept free of extension APIs (injected) so it can be tested with fakes.
  */
-import type { BridgeToPage, PageToBridge } from '../protocol/page-channel.ts';
+import type { GuardAnswer, GuardReport } from '../protocol/guard-reports.ts';
 import type { ContentToBackground } from '../protocol/runtime-messages.ts';
 import type { ConfirmFinding } from './confirm-send-dialog.ts';
 import type { PastedSpans } from './pasted-spans.ts';
@@ -24,13 +24,13 @@ export interface OutgoingBridgeDeps {
   marks: ReferenceOnlyMarks;
   conversation(): string;
   ask(findings: readonly ConfirmFinding[]): Promise<'send' | 'cancel'>;
-  toPage(message: BridgeToPage): void;
+  toPage(message: GuardAnswer): void;
   report(message: ContentToBackground): void;
   cancelledNotice(requestId: string): void;
 }
 
 /** Handles the outgoing messages; false for any other message (left to the report handler). */
-export function handleOutgoingMessage(message: PageToBridge, deps: OutgoingBridgeDeps): boolean {
+export function handleOutgoingMessage(message: GuardReport, deps: OutgoingBridgeDeps): boolean {
   if (message.type === 'outgoing-lookup') {
     const { requestId } = message;
     const pasted = deps.spans.found(message.texts);

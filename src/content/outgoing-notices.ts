@@ -5,7 +5,7 @@
  * changed in what the person sent), but the in-page notice speaks of "your
  * message", not "the answer". Kept free of DOM and extension APIs.
  */
-import type { PageToBridge } from '../protocol/page-channel.ts';
+import type { GuardReport } from '../protocol/guard-reports.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { ruleName } from '../ui/rule-names.ts';
 import { kindPhrase } from './notice-text.ts';
@@ -29,7 +29,7 @@ export class OutgoingReports {
   ) {}
 
   /** Handles `guard-events` and `stream-end` of request streams; false for anything else. */
-  handle(message: PageToBridge): boolean {
+  handle(message: GuardReport): boolean {
     const { sinks, translate } = this;
     if (message.type === 'guard-events' && message.stream.direction === 'out') {
       const id = message.stream.streamId;

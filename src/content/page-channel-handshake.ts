@@ -19,12 +19,16 @@
  * before any page script, and the first side stops listening at the first moment
  * a page script could run (`closeBeforePageScripts`): before the parser runs its
  * first script it performs a microtask checkpoint, which delivers the
- * MutationObserver record of that script's insertion; a timer task and
- * DOMContentLoaded are later backstops. Verified in Chromium 156 and Firefox ESR
- * 153 (test/e2e/bridge.test.ts), with both script orders: both browsers run the
- * two document_start scripts in one task, Chromium with a microtask checkpoint
- * between them (so a bare microtask would be too early a deadline) and neither
- * with a DOM mutation between them. If the partner never comes (it should always:
+ * MutationObserver record of that script's insertion; DOMContentLoaded is a later
+ * backstop. Verified in Chromium 156 and Firefox ESR 153 (test/e2e/bridge.test.ts),
+ * with both script orders: Chromium runs the two document_start scripts in one
+ * task with a microtask checkpoint between them (so a bare microtask would be too
+ * early a deadline); neither browser lets a DOM mutation in between. Firefox, on
+ * the first load in a content process, compiles the ISOLATED script off the main
+ * thread and blocks the parser until it has run (the guard engine made that script
+ * large): timer tasks do run meanwhile, so a zero-delay timer is NOT a safe
+ * deadline — it closed the door before the bridge arrived — while no page script
+ * can run until the parser resumes. If the partner never comes (it should always:
  * both scripts are registered together), the deadline closes the door and the
  * side works alone: the MAIN world keeps guarding with the built-in defaults.
  *
@@ -115,23 +119,19 @@ export function startHandshake<Port extends PortLike>(
 
 /**
  * The browser deadline: the first DOM insertion under `document` (a page script
- * is inserted before it runs), a zero-delay timer, or DOMContentLoaded, whichever
- * comes first. Our own scripts only set attributes before the handshake, which
- * the observer ignores.
+ * is inserted before it runs) or DOMContentLoaded, whichever comes first. Not a
+ * timer: see the file comment (Firefox runs timers while it waits for the bridge).
+ * Our own scripts only set attributes before the handshake, which the observer
+ * ignores.
  */
-export function closeBeforePageScripts(
-  doc: Document,
-  win: Pick<Window, 'setTimeout' | 'clearTimeout'>,
-): (giveUp: () => void) => () => void {
+export function closeBeforePageScripts(doc: Document): (giveUp: () => void) => () => void {
   return (giveUp) => {
     let done = false;
     const observer = new MutationObserver(() => fire());
-    const timer = win.setTimeout(() => fire(), 0);
     const cancel = () => {
       if (done) return;
       done = true;
       observer.disconnect();
-      win.clearTimeout(timer);
       doc.removeEventListener('DOMContentLoaded', fire, true);
     };
     function fire(): void {
@@ -164,6 +164,6 @@ export function browserHandshakeDeps(win: Window & typeof globalThis): Handshake
       const port = ports.length === 1 ? ports[0] : undefined;
       return port instanceof MessagePortCtor ? port : undefined;
     },
-    deadline: closeBeforePageScripts(win.document, win),
+    deadline: closeBeforePageScripts(win.document),
   };
 }

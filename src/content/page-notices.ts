@@ -153,6 +153,13 @@ export class PageNotices {
     }
   }
 
+  /** Removes every notice whose key starts with `prefix` (a stream's notices). */
+  dismiss(prefix: string): void {
+    for (const [key, notice] of [...this.keys]) {
+      if (key.startsWith(prefix)) this.remove(notice);
+    }
+  }
+
   /** Texts of the notices shown now (for tests and the holding state). */
   get shown(): string[] {
     return Array.from(this.keys.values(), (n) => n.querySelector('.text')?.textContent ?? '');

@@ -1,10 +1,10 @@
 /**
- * What the bridge does with each validated message from the MAIN world:
- * forwards it to the background (ContentToBackground) and drives the in-page
- * notices. Kept free of DOM and extension APIs so it is testable with fakes.
+ * What the bridge does with each report of the guard (guard-reporter.ts,
+ * request-host.ts): forwards it to the background (ContentToBackground) and
+ * drives the in-page notices. Kept free of DOM and extension APIs so it is testable with fakes.
  */
 import { MEMORY_WRITE_RULE } from '../core/outgoing/memory-write-flag.ts';
-import type { PageToBridge } from '../protocol/page-channel.ts';
+import type { GuardReport } from '../protocol/guard-reports.ts';
 import type { ContentToBackground } from '../protocol/runtime-messages.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { failureNoticeText, matchNoticeText } from './notice-text.ts';
@@ -15,10 +15,21 @@ export interface ReportSinks {
   holding(streamId: string, holding: boolean): void;
   ended(streamId: string): void;
   notice(key: string, text: string, tone: NoticeTone, autoDismissMs?: number): void;
+  /** Removes the notices whose keys start with the prefix. */
+  dismiss?(keyPrefix: string): void;
+}
+
+/**
+ * A stream that failed was stopped, not redacted: its "redacted" notices would
+ * tell the person the wrong story, so the one failure notice replaces them.
+ */
+function failed(streamId: string, sinks: ReportSinks, translate: Translate): void {
+  sinks.dismiss?.(`${streamId}:redact:`);
+  sinks.notice(`${streamId}:failed`, failureNoticeText(translate), 'error');
 }
 
 export function handlePageMessage(
-  message: PageToBridge,
+  message: GuardReport,
   sinks: ReportSinks,
   translate: Translate,
   redactionNoticeMs: number,
@@ -34,7 +45,7 @@ export function handlePageMessage(
       const id = message.stream.streamId;
       for (const event of message.events) {
         if (event.type === 'error') {
-          sinks.notice(`${id}:failed`, failureNoticeText(translate), 'error');
+          failed(id, sinks, translate);
         } else if (event.action === 'redact') {
           const text = matchNoticeText(event, translate);
           sinks.notice(`${id}:redact:${event.rule}`, text, 'info', redactionNoticeMs);
@@ -66,9 +77,7 @@ export function handlePageMessage(
         outcome: message.outcome,
       });
       sinks.ended(message.streamId);
-      if (message.outcome === 'failed') {
-        sinks.notice(`${message.streamId}:failed`, failureNoticeText(translate), 'error');
-      }
+      if (message.outcome === 'failed') failed(message.streamId, sinks, translate);
       return;
     case 'wire-issue':
       sinks.report({
@@ -79,9 +88,9 @@ export function handlePageMessage(
         detail: message.detail,
       });
       return;
-    case 'hello':
     case 'confirm-send':
-      // `hello` needs no answer; `confirm-send` belongs to issue 5's outgoing flow.
+    case 'outgoing-lookup':
+      // Issue 5's outgoing flow (outgoing-bridge.ts) answers these.
       return;
   }
 }

@@ -4,41 +4,38 @@
  * world with the page, so nothing it sends is trusted: every field is checked
  * for type, range and size, and a fresh object holding only the known fields is
  * returned. Anything else is `undefined` and dropped (src/protocol/page-channel.ts).
+ *
+ * The MAIN world sends only bytes, probes and requests to guard; what the guard
+ * reports is produced here, in the ISOLATED world, so no report can be forged.
  */
-import { RULE_KINDS, type RuleKind } from '../core/rules/rule.ts';
+import type { WireProbe } from '../core/wire/wire-event.ts';
+import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
 import {
   PAGE_CHANNEL_VERSION,
-  type Direction,
-  type PageGuardEvent,
-  type PageMatchEvent,
+  type GuardKind,
   type PageToBridge,
-  type StreamOutcome,
-  type StreamRef,
 } from '../protocol/page-channel.ts';
 
 /** Size bounds: generous for real use, small enough that a flood stays cheap. */
 export const PAGE_MESSAGE_LIMITS = {
   /** Ids (stream, request): random tokens. */
   id: 64,
-  /** Short names: rule ids, formats, pack labels, hook names, issue kinds. */
+  /** Short names: recogniser ids, hook names, methods. */
   name: 256,
-  /** Content-free descriptions (error messages, wire-issue details). */
-  detail: 512,
-  /** Matched text (a secret, an URL): hashed by the background, never stored. */
-  matched: 16_384,
-  /** Events in one `guard-events` message. */
-  events: 1_000,
-  /** Hooks in `hello`, findings in `confirm-send`. */
+  /** URLs and content types. */
+  url: 16_384,
+  /** A probe's head: the first decoded characters of a body. */
+  head: 16_384,
+  /** The text of one network chunk, one socket message. */
+  chunk: 16 * 1024 * 1024,
+  /** A request body (a long conversation with long pastes). */
+  body: 64 * 1024 * 1024,
+  /** Hooks in `hello`. */
   list: 64,
 } as const;
 
-/** Bounds of `outgoing-lookup`: a request's message texts (a long conversation, long pastes). */
-export const OUTGOING_LOOKUP_LIMITS = { texts: 10_000, text: 4_000_000 } as const;
-
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
-const MATCH_ACTIONS: readonly PageMatchEvent['action'][] = ['redact', 'block', 'flag', 'warn'];
-const OUTCOMES: readonly StreamOutcome[] = ['complete', 'blocked', 'failed', 'aborted'];
-const DIRECTIONS: readonly Direction[] = ['in', 'out'];
+const KINDS: readonly GuardKind[] = ['wire', 'plain-text', 'socket'];
 
 type Fields = Record<string, unknown>;
 
@@ -55,140 +52,73 @@ function isText(value: unknown, max: number): value is string {
   return typeof value === 'string' && value.length <= max;
 }
 
-function isName(value: unknown): value is string {
-  return isText(value, PAGE_MESSAGE_LIMITS.name) && value.length > 0;
-}
-
 function isId(value: unknown): value is string {
   return isText(value, PAGE_MESSAGE_LIMITS.id) && ID_PATTERN.test(value);
 }
 
-function isOffset(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isOneOf<T extends string>(value: unknown, options: readonly T[]): value is T {
-  return typeof value === 'string' && (options as readonly string[]).includes(value);
-}
-
-function isKind(value: unknown): value is RuleKind {
-  return isOneOf(value, RULE_KINDS);
-}
-
-function codePointLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
-function parseStreamRef(input: unknown): StreamRef | undefined {
+function parseProbe(input: unknown): WireProbe | undefined {
   const value = recordOf(input);
   if (!value) return undefined;
-  const { streamId, direction, format, conversationId, turnId } = value;
-  if (!isId(streamId) || !isOneOf(direction, DIRECTIONS) || !isName(format)) return undefined;
-  if (!isText(conversationId, PAGE_MESSAGE_LIMITS.name)) return undefined;
-  if (!isText(turnId, PAGE_MESSAGE_LIMITS.name)) return undefined;
-  return { streamId, direction, format, conversationId, turnId };
-}
-
-function parseMatchEvent(value: Fields): PageMatchEvent | undefined {
-  const { rule, kind, action, start, end, pack, matched } = value;
-  if (!isName(rule) || !isKind(kind) || !isOneOf(action, MATCH_ACTIONS) || !isName(pack)) {
+  const { url, method, contentType, head } = value;
+  if (!isText(url, PAGE_MESSAGE_LIMITS.url) || !isText(contentType, PAGE_MESSAGE_LIMITS.url)) {
     return undefined;
   }
-  if (!isOffset(start) || !isOffset(end) || end < start) return undefined;
-  if (!isText(matched, PAGE_MESSAGE_LIMITS.matched)) return undefined;
-  // The matched text must be exactly the span the offsets name (code points).
-  if (codePointLength(matched) !== end - start) return undefined;
-  return { type: 'match', rule, kind, action, start, end, pack, matched };
+  if (!isText(head, PAGE_MESSAGE_LIMITS.head)) return undefined;
+  if (method !== undefined && !isText(method, PAGE_MESSAGE_LIMITS.name)) return undefined;
+  return method === undefined ? { url, contentType, head } : { url, method, contentType, head };
 }
 
-function parseGuardEvent(input: unknown): PageGuardEvent | undefined {
+function parseRequest(input: unknown): OutgoingRequest | undefined {
   const value = recordOf(input);
   if (!value) return undefined;
-  if (value.type === 'match') return parseMatchEvent(value);
-  if (value.type !== 'error') return undefined;
-  const { rule, message, at, pack } = value;
-  if (!isText(message, PAGE_MESSAGE_LIMITS.detail) || !isOffset(at) || !isName(pack)) {
+  const { url, method, contentType } = value;
+  if (!isText(url, PAGE_MESSAGE_LIMITS.url) || !isText(method, PAGE_MESSAGE_LIMITS.name)) {
     return undefined;
   }
-  if (rule === undefined) return { type: 'error', message, at, pack };
-  if (!isName(rule)) return undefined;
-  return { type: 'error', rule, message, at, pack };
+  if (!isText(contentType, PAGE_MESSAGE_LIMITS.url)) return undefined;
+  return { url, method, contentType };
 }
 
-/** Every element parsed, or undefined when any one is invalid or the list is too long. */
-function parseList<T>(value: unknown, max: number, parse: (item: unknown) => T | undefined) {
-  if (!Array.isArray(value) || value.length > max) return undefined;
-  const out: T[] = [];
-  for (const item of value as unknown[]) {
-    const parsed = parse(item);
-    if (parsed === undefined) return undefined;
-    out.push(parsed);
-  }
-  return out;
-}
-
-function parseFinding(
-  input: unknown,
-): { rule: string; kind: RuleKind; matched: string } | undefined {
-  const value = recordOf(input);
-  if (!value) return undefined;
-  const { rule, kind, matched } = value;
-  if (!isName(rule) || !isKind(kind) || !isText(matched, PAGE_MESSAGE_LIMITS.matched)) {
-    return undefined;
-  }
-  return { rule, kind, matched };
-}
-
-/** A valid message from the MAIN world, rebuilt from its known fields; undefined otherwise. */
 export function parsePageMessage(input: unknown): PageToBridge | undefined {
   const value = recordOf(input);
   if (!value || value.v !== PAGE_CHANNEL_VERSION) return undefined;
+  const { streamId } = value;
   switch (value.type) {
     case 'hello': {
-      const hooks = parseList(value.hooks, PAGE_MESSAGE_LIMITS.list, (h) =>
-        isName(h) ? h : undefined,
-      );
-      return hooks && { v: 1, type: 'hello', hooks };
+      const { hooks } = value;
+      if (!Array.isArray(hooks) || hooks.length > PAGE_MESSAGE_LIMITS.list) return undefined;
+      if (!hooks.every((h) => isText(h, PAGE_MESSAGE_LIMITS.name))) return undefined;
+      return { v: 1, type: 'hello', hooks: [...(hooks as string[])] };
     }
-    case 'guard-events': {
-      const stream = parseStreamRef(value.stream);
-      const events = parseList(value.events, PAGE_MESSAGE_LIMITS.events, parseGuardEvent);
-      if (!stream || !events || events.length === 0) return undefined;
-      return { v: 1, type: 'guard-events', stream, events };
-    }
-    case 'holding': {
-      const { streamId, holding } = value;
-      if (!isId(streamId) || typeof holding !== 'boolean') return undefined;
-      return { v: 1, type: 'holding', streamId, holding };
-    }
-    case 'stream-end': {
-      const { streamId, outcome } = value;
-      if (!isId(streamId) || !isOneOf(outcome, OUTCOMES)) return undefined;
-      return { v: 1, type: 'stream-end', streamId, outcome };
-    }
-    case 'wire-issue': {
-      const { streamId, kind, detail } = value;
-      if (!isId(streamId) || !isName(kind) || !isText(detail, PAGE_MESSAGE_LIMITS.detail)) {
+    case 'guard-open': {
+      const { kind, recogniser } = value;
+      const probe = parseProbe(value.probe);
+      if (!isId(streamId) || !probe || !isText(recogniser, PAGE_MESSAGE_LIMITS.name)) {
         return undefined;
       }
-      return { v: 1, type: 'wire-issue', streamId, kind, detail };
+      if (!(KINDS as readonly unknown[]).includes(kind)) return undefined;
+      return { v: 1, type: 'guard-open', streamId, kind: kind as GuardKind, recogniser, probe };
     }
-    case 'confirm-send': {
-      const { requestId } = value;
-      const findings = parseList(value.findings, PAGE_MESSAGE_LIMITS.list, parseFinding);
-      if (!isId(requestId) || !findings) return undefined;
-      return { v: 1, type: 'confirm-send', requestId, findings };
+    case 'guard-chunk': {
+      const { text } = value;
+      if (!isId(streamId) || !isText(text, PAGE_MESSAGE_LIMITS.chunk)) return undefined;
+      return { v: 1, type: 'guard-chunk', streamId, text };
     }
-    case 'outgoing-lookup': {
-      // Issue 5 (content/outgoing-bridge.ts): the request's texts, matched in memory, never kept.
-      const { requestId } = value;
-      const text = (t: unknown) => (isText(t, OUTGOING_LOOKUP_LIMITS.text) ? t : undefined);
-      const texts = parseList(value.texts, OUTGOING_LOOKUP_LIMITS.texts, text);
-      const history = parseList(value.history, OUTGOING_LOOKUP_LIMITS.texts, text);
-      if (!isId(requestId) || !texts || !history) return undefined;
-      return { v: 1, type: 'outgoing-lookup', requestId, texts, history };
+    case 'guard-message': {
+      const { message } = value;
+      if (!isId(streamId) || !isText(message, PAGE_MESSAGE_LIMITS.chunk)) return undefined;
+      return { v: 1, type: 'guard-message', streamId, message };
+    }
+    case 'guard-close':
+    case 'guard-cancel':
+      return isId(streamId) ? { v: 1, type: value.type, streamId } : undefined;
+    case 'request-guard': {
+      const { requestId, body } = value;
+      const request = parseRequest(value.request);
+      if (!isId(requestId) || !request || !isText(body, PAGE_MESSAGE_LIMITS.body)) {
+        return undefined;
+      }
+      return { v: 1, type: 'request-guard', requestId, request, body };
     }
     default:
       return undefined;

@@ -26,8 +26,8 @@
  * No extension APIs here: this code runs in the page's own world.
  */
 
-import type { WireAdapter, WireProbe } from '../core/wire/wire-event.ts';
-import { guardedBody, responseLike, textGuardAsBytes, type ByteGuard } from './guarded-response.ts';
+import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
+import { guardedBody, responseLike, type ByteGuard } from './guarded-response.ts';
 import { disguiseAsNative } from './native-function.ts';
 import {
   BodyFailedWhilePeeked,
@@ -36,9 +36,6 @@ import {
   normaliseContentType,
   peekHead,
 } from './response-peek.ts';
-
-/** Builds a fresh text guard for one response body (one stream, one pack version). */
-export type GuardFactory = () => ReadableWritablePair<string, string>;
 
 export interface FetchHookTarget {
   fetch: typeof fetch;
@@ -74,14 +71,14 @@ export function newFetchHookStats(): FetchHookStats {
 }
 
 export interface FetchHookOptions {
-  /** Text guard for the plain-text chat endpoint; without it that special case is off. */
-  plainTextGuard?: GuardFactory;
+  /** Byte guard for the plain-text chat endpoint; without it that special case is off. */
+  plainTextGuard?: (probe: WireProbe) => ByteGuard;
   /** Path suffix of the plain-text chat endpoint (default `/api/chat`). */
   pathSuffix?: string;
-  /** Chooses the wire adapter for a response (the registry's `detectAdapter`). */
-  detectAdapter?: (probe: WireProbe) => WireAdapter | undefined;
-  /** Builds the byte guard for one recognised response (e.g. `createWireTransform`). */
-  createWireGuard?: (adapter: WireAdapter, probe: WireProbe) => ByteGuard;
+  /** Recognises a response (wire-recognisers.ts `recogniseResponse`). */
+  detectAdapter?: (probe: WireProbe) => WireRecogniser | undefined;
+  /** Builds the byte guard for one recognised response (remote-guard.ts `wire`). */
+  createWireGuard?: (adapter: WireRecogniser, probe: WireProbe) => ByteGuard;
   /** Counters to update (default: a private set). */
   stats?: FetchHookStats;
   /**
@@ -193,7 +190,13 @@ export function installFetchHook(
     if (response.body === null) return response;
     if (plainTextGuard && request.plainTextEndpoint && isGuardedResponse(response)) {
       stats.plainTextGuarded++;
-      return guardResponse(response, () => textGuardAsBytes(plainTextGuard()), countGuardFailure);
+      const probe: WireProbe = {
+        url: response.url || request.url,
+        method: request.method,
+        contentType: normaliseContentType(response.headers.get('content-type')),
+        head: '',
+      };
+      return guardResponse(response, () => plainTextGuard(probe), countGuardFailure);
     }
     if (!detectAdapter || !createWireGuard) return response;
 
@@ -209,7 +212,7 @@ export function installFetchHook(
       return response;
     }
 
-    let adapter: WireAdapter | undefined;
+    let adapter: WireRecogniser | undefined;
     let head: string;
     try {
       ({ head } = await peekHead(response, (soFar) => {

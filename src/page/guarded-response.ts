@@ -25,16 +25,6 @@ export const STALE_HEADERS = ['content-length', 'content-encoding'];
 /** The message of the error the page sees when the guard failed. Never holds content. */
 export const GUARD_FAILURE_MESSAGE = 'Chat Stream Guard stopped this response: the guard failed';
 
-/** Builds a text guard into a byte guard: UTF-8 decode (streaming), guard, encode. */
-export function textGuardAsBytes(guard: ReadableWritablePair<string, string>): ByteGuard {
-  const decoder = new TextDecoderStream();
-  return {
-    // TS 5.9: TextDecoderStream's writable side is typed for BufferSource.
-    writable: decoder.writable as unknown as WritableStream<Uint8Array>,
-    readable: decoder.readable.pipeThrough(guard).pipeThrough(new TextEncoderStream()),
-  };
-}
-
 export interface GuardedBodyHooks {
   /** The guard could not be built or failed mid-stream (the body is already errored). */
   onGuardFailure?(error: unknown): void;

@@ -1,8 +1,8 @@
 /**
  * The MAIN world's end of the private channel to the ISOLATED bridge
  * (src/content/page-channel-handshake.ts hands the port over). Sends typed,
- * versioned messages (src/protocol/page-channel.ts) and takes the bridge's
- * `config`.
+ * versioned messages (src/protocol/page-channel.ts) and hands the bridge's
+ * validated answers on (remote-guard.ts).
  *
  * The page shares this JavaScript world, so `postMessage` is captured from the
  * port when the client is made (document_start, before any page script): a page
@@ -24,8 +24,8 @@ export interface ChannelPort {
 export interface PageChannelClient {
   /** True once a port is attached (the handshake succeeded). */
   readonly connected: boolean;
-  /** Sends a message; dropped when no port is attached (the guard keeps running). */
-  send(message: PageToBridge): void;
+  /** Sends a message; false when it could not be sent (no port yet, or not cloneable). */
+  send(message: PageToBridge): boolean;
   /** Attaches the port the handshake produced; later calls are ignored. */
   attach(port: ChannelPort): void;
 }
@@ -39,11 +39,13 @@ export function createPageChannelClient(
       return post !== undefined;
     },
     send(message) {
-      if (post === undefined) return;
+      if (post === undefined) return false;
       try {
         post(message);
+        return true;
       } catch {
-        // A message that cannot be cloned is dropped; the stream itself is unaffected.
+        // Not sent: the caller fails its stream or request closed.
+        return false;
       }
     },
     attach(port) {

@@ -9,16 +9,17 @@
 
 import type { WireProbe } from '../core/wire/wire-event.ts';
 import type { FetchHookOptions } from './fetch-hook.ts';
+import type { SocketSink } from './remote-guard.ts';
 
 /**
- * Guards one socket's text messages with state kept across messages (Open WebUI's
- * `OpenWebUiSocketGuard` has this shape): `push` returns the messages the page may
- * receive now, in order (none while text is held, several when a hold is released);
- * `end` is called when the socket closes. Throwing means the guard failed.
+ * Guards one socket's text messages with state kept across messages (remote-guard.ts
+ * `RemoteSocket`): `push` takes each text message, `end` is called when the socket
+ * closes; what the page may receive goes to the socket's sink, in order (none while
+ * text is held, several when a hold is released). Throwing means the guard failed.
  */
 export interface SocketMessageGuard {
-  push(message: string): string[];
-  end(): string[];
+  push(message: string): void;
+  end(): void;
 }
 
 export interface PageHookOptions extends FetchHookOptions {
@@ -27,5 +28,5 @@ export interface PageHookOptions extends FetchHookOptions {
    * recognises, or undefined when none does. Socket formats are message-oriented (one
    * socket message is one frame), so they do not fit the byte guard of the other hooks.
    */
-  createSocketGuard?: (probe: WireProbe) => SocketMessageGuard | undefined;
+  createSocketGuard?: (probe: WireProbe, sink: SocketSink) => SocketMessageGuard | undefined;
 }

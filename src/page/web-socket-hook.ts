@@ -11,14 +11,15 @@
  * recognised, each text message is offered to `createSocketGuard` (its URL, and the
  * message as the head: a Socket.IO handshake precedes the first chat event) and passes
  * through untouched, at native speed. Once recognised, every text message is stopped
- * (`stopImmediatePropagation`) and the guard's output (the same messages, in order, with
- * only their text changed; none while text is held) is dispatched instead as new
- * `MessageEvent`s. On `close` the guard releases what it held, then the page gets the
- * close event. Binary messages pass untouched (no socket format carries answer text in
- * binary frames); they are not reordered behind held text messages.
+ * (`stopImmediatePropagation`) and handed to the guard (which runs in the ISOLATED
+ * world: remote-guard.ts); its output (the same messages, in order, with only their
+ * text changed; none while text is held) reaches the page through the socket's sink as
+ * new `MessageEvent`s. On `close` the guard releases what it held, then the page gets
+ * the close event. Binary messages pass untouched (no socket format carries answer text
+ * in binary frames); they are not reordered behind held text messages.
  *
  * Failures: an exception while deciding leaves the message and socket native; a guard
- * that throws fails closed: the socket is closed and no later message reaches the page.
+ * that fails fails closed: the socket is closed and no later message reaches the page.
  *
  * No extension APIs here: this code runs in the page's own world.
  */
@@ -26,6 +27,7 @@
 import { newFetchHookStats } from './fetch-hook.ts';
 import { replaceConstructor } from './native-patch.ts';
 import type { PageHookOptions, SocketMessageGuard } from './page-hook-options.ts';
+import type { SocketSink } from './remote-guard.ts';
 
 export type WebSocketHookOptions = Pick<PageHookOptions, 'createSocketGuard' | 'stats'>;
 
@@ -38,13 +40,20 @@ export interface WebSocketHookTarget {
   Function: FunctionConstructor;
 }
 
-/** `closed`: the guarded socket closed and the guard released its last messages. */
-type Phase = 'undecided' | 'guarded' | 'failed' | 'closed';
+/**
+ * `closing`: the guarded socket closed and the guard is releasing its last messages;
+ * `closed`: it did, and the page got the close event.
+ */
+type Phase = 'undecided' | 'guarded' | 'closing' | 'failed' | 'closed';
 
 interface SocketState {
   url: string;
   phase: Phase;
   guard: SocketMessageGuard | undefined;
+  /** The origin of the socket's messages (the first one's). */
+  origin: string;
+  /** The close event's details, kept while the guard releases its last messages. */
+  close: { code: number; reason: string; wasClean: boolean } | undefined;
 }
 
 const INSTALLED = new WeakSet<object>();
@@ -75,33 +84,52 @@ export function installWebSocketHook(
     }
   };
 
+  const fireClose = (socket: WebSocket, state: SocketState): void => {
+    const init = state.close ?? { code: 1006, reason: '', wasClean: false };
+    fire(socket, new target.CloseEvent('close', init));
+  };
+
   const failClosed = (socket: WebSocket, state: SocketState): void => {
-    if (state.phase === 'failed') return;
+    if (state.phase === 'failed' || state.phase === 'closed') return;
     stats.guardFailures++;
+    const closing = state.phase === 'closing';
     state.phase = 'failed';
     state.guard = undefined;
-    // The page then gets the browser's own close event.
-    Reflect.apply(nativeClose, socket, []);
+    // Already closed: the page still gets its close event. Otherwise the browser's own.
+    if (closing) fireClose(socket, state);
+    else Reflect.apply(nativeClose, socket, []);
   };
+
+  const sinkFor = (socket: WebSocket, state: SocketState): SocketSink => ({
+    deliver: (messages) => {
+      if (state.phase === 'guarded' || state.phase === 'closing') {
+        deliver(socket, messages, state.origin);
+      }
+    },
+    done: () => {
+      if (state.phase !== 'closing') return;
+      state.phase = 'closed';
+      fireClose(socket, state);
+    },
+    fail: () => failClosed(socket, state),
+  });
 
   const onMessage = (socket: WebSocket, state: SocketState, event: Event): void => {
     if (synthetic.has(event) || !(event instanceof target.MessageEvent)) return;
-    if (state.phase === 'failed' || state.phase === 'closed') {
+    if (state.phase !== 'undecided' && state.phase !== 'guarded') {
       Reflect.apply(stopImmediate, event, []);
       return;
     }
     if (typeof event.data !== 'string') return;
     if (state.phase === 'undecided') {
       try {
-        const guard = createSocketGuard({
-          url: state.url,
-          method: 'GET',
-          contentType: '',
-          head: event.data,
-        });
+        const probe = { url: state.url, method: 'GET', contentType: '', head: event.data };
+        const guard = createSocketGuard(probe, sinkFor(socket, state));
         if (guard === undefined) return;
         state.guard = guard;
-        state.phase = 'guarded';
+        state.origin = event.origin;
+        // A guard that failed at once (no channel) has already closed the socket.
+        if (state.phase === 'undecided') state.phase = 'guarded';
         stats.wireGuarded++;
       } catch {
         stats.decisionErrors++;
@@ -109,33 +137,36 @@ export function installWebSocketHook(
       }
     }
     Reflect.apply(stopImmediate, event, []);
-    let out: string[];
     try {
-      out = state.guard?.push(event.data) ?? [];
+      state.guard?.push(event.data);
     } catch {
       failClosed(socket, state);
-      return;
     }
-    deliver(socket, out, event.origin);
   };
 
   const onClose = (socket: WebSocket, state: SocketState, event: Event): void => {
     if (synthetic.has(event) || state.phase !== 'guarded') return;
     Reflect.apply(stopImmediate, event, []);
+    const { code, reason, wasClean } = event as CloseEvent;
+    state.close = { code, reason, wasClean };
+    state.phase = 'closing';
     const guard = state.guard;
     state.guard = undefined;
-    state.phase = 'closed';
     try {
-      deliver(socket, guard?.end() ?? [], new URL(state.url).origin);
+      guard?.end();
     } catch {
-      stats.guardFailures++;
+      failClosed(socket, state);
     }
-    const { code, reason, wasClean } = event as CloseEvent;
-    fire(socket, new target.CloseEvent('close', { code, reason, wasClean }));
   };
 
   replaceConstructor<typeof WebSocket>(target, 'WebSocket', target, (socket) => {
-    const state: SocketState = { url: socket.url, phase: 'undecided', guard: undefined };
+    const state: SocketState = {
+      url: socket.url,
+      phase: 'undecided',
+      guard: undefined,
+      origin: '',
+      close: undefined,
+    };
     const listen = (type: string, handle: (event: Event) => void) =>
       Reflect.apply(addListener, socket, [type, handle, true]);
     listen('message', (event) => onMessage(socket, state, event));

@@ -44,7 +44,7 @@
  * No extension APIs here: this code runs in the page's own world.
  */
 
-import type { WireAdapter, WireProbe } from '../core/wire/wire-event.ts';
+import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
 import { newFetchHookStats, type FetchHookOptions } from './fetch-hook.ts';
 import { GuardedTextPump } from './guarded-text-pump.ts';
 import { replaceAccessor, replaceConstructor, replaceMethod } from './native-patch.ts';
@@ -294,7 +294,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
   const startGuard = (
     xhr: XMLHttpRequest,
     state: XhrState,
-    adapter: WireAdapter,
+    adapter: WireRecogniser,
     probe: WireProbe,
   ): void => {
     state.phase = 'guarded';

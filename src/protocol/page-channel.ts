@@ -3,110 +3,73 @@
  * (src/content) over their private MessageChannel. Typed, directional and
  * versioned: a message with another `v` or an unknown `type` is dropped.
  *
+ * The MAIN world only intercepts and moves text: it recognises a chat
+ * response (wire-recognisers.ts) or request, hands its text to the bridge and
+ * gives the page what comes back. The guard, the rules and everything it
+ * reports live in the ISOLATED world (src/content/guard-host.ts), out of
+ * reach of page scripts that share the MAIN world's globals, and the
+ * MAIN-world script stays small (issue 4: at most 40 KB minified).
+ *
  * The channel is set up once at document_start, before any page script runs
  * (see src/content/page-channel-handshake.ts); page scripts never see the port.
  * Still, the bridge trusts nothing it receives: every field is re-validated.
  */
-import type { RuleKind } from '../core/rules/rule.ts';
-import type { PageConfig } from './settings-schema.ts';
+import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
+import type { WireProbe } from '../core/wire/wire-event.ts';
 
 export const PAGE_CHANNEL_VERSION = 1;
 
-export type Direction = 'in' | 'out';
-
-/** One guard event as the page reports it. Offsets in code points of the channel's text. */
-export interface PageMatchEvent {
-  type: 'match';
-  rule: string;
-  kind: RuleKind;
-  action: 'redact' | 'block' | 'flag' | 'warn';
-  start: number;
-  end: number;
-  pack: string;
-  /**
-   * The matched text, so the bridge/background can compute the keyed digest.
-   * Crosses only the private channel and the runtime messaging; never stored,
-   * never logged, dropped by the background after hashing.
-   */
-  matched: string;
-}
-
-export interface PageErrorEvent {
-  type: 'error';
-  rule?: string;
-  /** A short, content-free description (e.g. "validator luhn threw"). */
-  message: string;
-  at: number;
-  pack: string;
-}
-
-export type PageGuardEvent = PageMatchEvent | PageErrorEvent;
-
-/** Identifies one guarded stream (response body) or one request on this page. */
-export interface StreamRef {
-  /** Random per stream, unique in the page. */
-  streamId: string;
-  direction: Direction;
-  /** Adapter/format id (e.g. `openai-chat`, `chatgpt-web`, `plain-text`). */
-  format: string;
-  /** Provider conversation id when the adapter knows it; '' otherwise. */
-  conversationId: string;
-  /** Turn (message) id when known; '' otherwise. */
-  turnId: string;
-}
+/** What the MAIN world hands over to be guarded (one response body, or one socket). */
+export type GuardKind = 'wire' | 'plain-text' | 'socket';
 
 export type PageToBridge =
   /** The MAIN world is up; which hooks it installed. */
   | { v: 1; type: 'hello'; hooks: string[] }
-  | { v: 1; type: 'guard-events'; stream: StreamRef; events: PageGuardEvent[] }
-  /** Text has been held for a while (the bridge shows the indicator after ~500 ms). */
-  | { v: 1; type: 'holding'; streamId: string; holding: boolean }
-  /** A stream ended (normally, blocked, failed closed, or aborted by the page). */
+  /**
+   * A response body (or socket) to guard: `recogniser` is the id of the
+   * wire-recognisers.ts entry that claimed `probe` ('' for plain text). The
+   * bridge checks that the recogniser claims the probe before it trusts it.
+   */
   | {
       v: 1;
-      type: 'stream-end';
+      type: 'guard-open';
       streamId: string;
-      outcome: 'complete' | 'blocked' | 'failed' | 'aborted';
-    }
-  /** Something about the wire the person should know (content-free). */
-  | { v: 1; type: 'wire-issue'; streamId: string; kind: string; detail: string }
-  /** Issue 5: an outgoing request waits for the person's decision (warn policy). */
-  | {
-      v: 1;
-      type: 'confirm-send';
-      requestId: string;
-      findings: { rule: string; kind: RuleKind; matched: string }[];
+      kind: GuardKind;
+      recogniser: string;
+      probe: WireProbe;
     }
   /**
-   * Issue 5: before a recognised request leaves, the texts the bridge's marks
-   * are matched against: the person's new texts (for pasted spans) and, for
-   * bodies that send the history, each message's text (`messageText`, for the
-   * reference-only digests, whose key never enters this world). Answer:
-   * `outgoing-lookup-result` with the same id.
+   * The next text of a body (`wire`, `plain-text`), decoded from the network bytes
+   * in the MAIN world (UTF-8, streaming, byte-order mark kept). Text, not bytes:
+   * nothing but strings and plain objects crosses the worlds.
    */
-  | { v: 1; type: 'outgoing-lookup'; requestId: string; texts: string[]; history: string[] };
+  | { v: 1; type: 'guard-chunk'; streamId: string; text: string }
+  /** The next text message of a socket. */
+  | { v: 1; type: 'guard-message'; streamId: string; message: string }
+  /** The body (socket) ended: the guard releases or blocks what it holds. */
+  | { v: 1; type: 'guard-close'; streamId: string }
+  /** The page cancelled the body or the network failed: drop the stream. */
+  | { v: 1; type: 'guard-cancel'; streamId: string }
+  /**
+   * Issue 5: a request a request adapter recognised, with the body the page
+   * would send. The bridge recognises the request again itself. Answered by
+   * `request-verdict` with the same id, after as long as it takes (the person
+   * may be asked to confirm).
+   */
+  | { v: 1; type: 'request-guard'; requestId: string; request: OutgoingRequest; body: string };
 
 export type BridgeToPage =
-  | { v: 1; type: 'config'; config: PageConfig }
-  /** Issue 5: the person's answer to `confirm-send`. */
-  | { v: 1; type: 'send-decision'; requestId: string; decision: 'send' | 'cancel' }
-  /** Issue 5: digests of pasted spans to wrap, and reference-only message digests. */
-  | { v: 1; type: 'outgoing-marks'; pasted: string[]; referenceOnly: string[] }
-  /**
-   * Issue 5: the answer to `outgoing-lookup`: the pasted spans (as found in
-   * the request's new texts, so nothing the request does not already carry)
-   * and the indices of the history messages marked reference-only.
-   */
-  | {
-      v: 1;
-      type: 'outgoing-lookup-result';
-      requestId: string;
-      pasted: string[];
-      referenceOnly: number[];
-    };
-
-/** How a guarded stream ended (see `stream-end`). */
-export type StreamOutcome = Extract<PageToBridge, { type: 'stream-end' }>['outcome'];
+  /** Guarded text for the page, in order (the MAIN world encodes it as UTF-8). */
+  | { v: 1; type: 'guard-output'; streamId: string; text: string }
+  /** Guarded socket messages for the page, in order (none while text is held). */
+  | { v: 1; type: 'guard-messages'; streamId: string; messages: string[] }
+  /** The guarded stream is complete (everything was sent before this). */
+  | { v: 1; type: 'guard-done'; streamId: string }
+  /** The guard failed or refused: fail closed, nothing more reaches the page. */
+  | { v: 1; type: 'guard-failed'; streamId: string }
+  /** Issue 5: the body to send instead of the page's, or a refusal. */
+  | { v: 1; type: 'request-verdict'; requestId: string; send: true; body: string }
+  | { v: 1; type: 'request-verdict'; requestId: string; send: false };
 
 /**
  * The handshake that hands one MessagePort between the worlds at document_start

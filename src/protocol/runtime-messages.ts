@@ -6,7 +6,7 @@
  * the page-facing bridge only with what the page may know.
  */
 import type { RuleKind } from '../core/rules/rule.ts';
-import type { PageGuardEvent, StreamOutcome, StreamRef } from './page-channel.ts';
+import type { PageGuardEvent, StreamOutcome, StreamRef } from './guard-reports.ts';
 import type { CompiledPageRules, PageConfig, Settings } from './settings-schema.ts';
 
 /** Bridge → background. */
@@ -37,17 +37,127 @@ export type ContentToBackground =
       to: 'background';
       type: 'send-anyway';
       findings: { rule: string; kind: RuleKind; matched: string }[];
+    }
+  /**
+   * Issue 5 §3: the bridge asks for its site's reference-only key and the stored marks
+   * of one conversation (its path and query; the background stores only a keyed digest
+   * of it). Answer: `ReferenceOnlyLoadAnswer`.
+   */
+  | { to: 'background'; type: 'reference-only-load'; conversation: string }
+  /** Issue 5 §3: the marks of one conversation changed; stored by keyed digest, never text. */
+  | {
+      to: 'background';
+      type: 'reference-only-save';
+      conversation: string;
+      marks: StoredReferenceMark[];
     };
+
+/**
+ * One reference-only mark as stored (docs/settings.md "Reference-only marks"): the
+ * message's position in the conversation and keyed digests (HMAC-SHA-256 with the
+ * site's reference-only key, hex, 16 bytes) of its shown and sent text. `pending`:
+ * not yet bound to the text the page sends for it (bound at the next request).
+ */
+export interface StoredReferenceMark {
+  position: number;
+  digests: string[];
+  pending: boolean;
+}
+
+/** Digests per stored mark: the shown text's and the sent text's, with room for more. */
+export const MAX_MARK_DIGESTS = 4;
+
+/** Shape check of one stored mark (the background and the bridge both check what they get). */
+export function isStoredReferenceMark(value: unknown): value is StoredReferenceMark {
+  const m = value as Partial<StoredReferenceMark> | null;
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    typeof m.position === 'number' &&
+    Number.isSafeInteger(m.position) &&
+    m.position >= 0 &&
+    typeof m.pending === 'boolean' &&
+    Array.isArray(m.digests) &&
+    m.digests.length <= MAX_MARK_DIGESTS &&
+    m.digests.every((d) => typeof d === 'string' && /^[0-9a-f]{32}$/.test(d))
+  );
+}
+
+/** Answer to `reference-only-load`. */
+export interface ReferenceOnlyLoadAnswer {
+  /** The site's reference-only HMAC key, hex (32 bytes), derived from the install key. */
+  key: string;
+  marks: StoredReferenceMark[];
+}
+
+/** Issue 5 §3: one message of the tab's conversation as the popup lists it. */
+export interface ReferenceOnlyItem {
+  /** Position among the page's recognised messages, in document order. */
+  index: number;
+  role: string;
+  /** A short preview for the popup only; never stored, never logged. */
+  preview: string;
+  marked: boolean;
+}
+
+/** The tab's markable messages (answer to the `reference-only-*` popup and bridge messages). */
+export interface ReferenceOnlyList {
+  /** False when the tab has no bridge that can mark messages (site not guarded, no answer). */
+  available: boolean;
+  items: ReferenceOnlyItem[];
+}
+
+/** Bounds of a `ReferenceOnlyList` (the bridge's previews come from the page). */
+export const REFERENCE_ONLY_LIST_LIMITS = { items: 500, preview: 200, role: 32 } as const;
+
+function isReferenceOnlyItem(value: unknown): value is ReferenceOnlyItem {
+  const item = value as Partial<ReferenceOnlyItem> | null;
+  return (
+    typeof item === 'object' &&
+    item !== null &&
+    typeof item.index === 'number' &&
+    Number.isSafeInteger(item.index) &&
+    item.index >= 0 &&
+    typeof item.role === 'string' &&
+    item.role.length <= REFERENCE_ONLY_LIST_LIMITS.role &&
+    typeof item.preview === 'string' &&
+    item.preview.length <= REFERENCE_ONLY_LIST_LIMITS.preview &&
+    typeof item.marked === 'boolean'
+  );
+}
+
+/** Shape check of a list (the background checks the bridge's, the popup the background's). */
+export function isReferenceOnlyList(value: unknown): value is ReferenceOnlyList {
+  const list = value as Partial<ReferenceOnlyList> | null;
+  return (
+    typeof list === 'object' &&
+    list !== null &&
+    typeof list.available === 'boolean' &&
+    Array.isArray(list.items) &&
+    list.items.length <= REFERENCE_ONLY_LIST_LIMITS.items &&
+    list.items.every(isReferenceOnlyItem)
+  );
+}
 
 /** Background → bridge (`tabs.sendMessage`). */
 export type BackgroundToContent =
   /** Issue 5: the person pressed the "Paste as untrusted" command; the next paste is wrapped. */
-  { to: 'bridge'; type: 'paste-as-untrusted' };
+  | { to: 'bridge'; type: 'paste-as-untrusted' }
+  /** Issue 5 §3 (from the popup): list the markable messages. Answer: `ReferenceOnlyList`. */
+  | { to: 'bridge'; type: 'reference-only-list' }
+  /** Issue 5 §3 (from the popup): mark or unmark message `index`. Answer: `ReferenceOnlyList`. */
+  | { to: 'bridge'; type: 'reference-only-set'; index: number; marked: boolean };
 
 export function isBackgroundToContent(message: unknown): message is BackgroundToContent {
-  const m = message as { to?: unknown; type?: unknown } | null;
+  const m = message as { to?: unknown; type?: unknown; index?: unknown; marked?: unknown } | null;
+  if (typeof m !== 'object' || m === null || m.to !== 'bridge') return false;
+  if (m.type === 'paste-as-untrusted' || m.type === 'reference-only-list') return true;
   return (
-    typeof m === 'object' && m !== null && m.to === 'bridge' && m.type === 'paste-as-untrusted'
+    m.type === 'reference-only-set' &&
+    typeof m.index === 'number' &&
+    Number.isSafeInteger(m.index) &&
+    m.index >= 0 &&
+    typeof m.marked === 'boolean'
   );
 }
 
@@ -120,7 +230,17 @@ export type UiToBackground =
   | { to: 'background'; type: 'put-settings'; settings: Settings }
   | { to: 'background'; type: 'audit-query'; query: AuditQuery }
   | { to: 'background'; type: 'audit-export'; format: 'json' | 'csv'; query: AuditQuery }
-  | { to: 'background'; type: 'audit-clear' };
+  | { to: 'background'; type: 'audit-clear' }
+  /** Issue 5 §3: the markable messages of tab `tabId` (relayed to its bridge). */
+  | { to: 'background'; type: 'reference-only-list'; tabId: number }
+  /** Issue 5 §3: mark or unmark message `index` of tab `tabId` (relayed to its bridge). */
+  | {
+      to: 'background';
+      type: 'reference-only-set';
+      tabId: number;
+      index: number;
+      marked: boolean;
+    };
 
 /**
  * What the background answers to each UI message (added for the popup/options
@@ -138,6 +258,9 @@ export interface UiAnswers {
   'audit-export': AuditExport;
   /** How many records were removed. */
   'audit-clear': { cleared: number };
+  'reference-only-list': ReferenceOnlyList;
+  /** The list after the change. */
+  'reference-only-set': ReferenceOnlyList;
 }
 
 /** Background → popup over the live port named `LIVE_PORT_NAME` (tab id sent on connect). */
@@ -175,6 +298,8 @@ export interface ContentAnswers {
   'wire-issue': { ok: true };
   'open-popup': OpenPopupAnswer;
   'send-anyway': { accepted: number };
+  'reference-only-load': ReferenceOnlyLoadAnswer;
+  'reference-only-save': { ok: true };
 }
 
 export interface BackgroundError {

@@ -17,37 +17,7 @@ import {
   OPTIONS_PATH,
   type ExtensionBrowser,
 } from './launch.ts';
-
-interface LoggedRecord {
-  rule: string;
-  kind: string;
-  action: string;
-  site: string;
-  digest: string;
-}
-
-/** Every record of the audit store, read straight from IndexedDB in an extension page. */
-function readAuditStore(extensionPage: Page): Promise<LoggedRecord[] | null> {
-  return extensionPage.evaluate(async () => {
-    // Opening a database that does not exist would create it empty (version 1, no
-    // store) and break the background's upgrade: look first.
-    const names = (await indexedDB.databases()).map((db) => db.name);
-    if (!names.includes('csg-audit')) return null;
-    return new Promise<LoggedRecord[]>((resolve, reject) => {
-      const open = indexedDB.open('csg-audit');
-      open.onerror = () => reject(new Error('open failed'));
-      open.onsuccess = () => {
-        const db = open.result;
-        const request = db.transaction('events').objectStore('events').getAll();
-        request.onsuccess = () => {
-          resolve(request.result as LoggedRecord[]);
-          db.close();
-        };
-        request.onerror = () => reject(new Error('read failed'));
-      };
-    });
-  });
-}
+import { type LoggedRecord, readAuditStore } from './audit-store.ts';
 
 function setSite(extensionPage: Page, site: string, enabled: boolean) {
   return extensionPage.evaluate(

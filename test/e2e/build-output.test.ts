@@ -77,6 +77,14 @@ describe.each([
     expect(exposed).not.toContain(CONTENT_SCRIPT_FILES.bridge);
   });
 
+  it('keeps the MAIN-world script small: at most 40 KB minified (issue 4)', async () => {
+    // The same measure as `npm run bench` (bench/browser-render.ts): esbuild's minifier.
+    const code = readFileSync(join(dir, CONTENT_SCRIPT_FILES.main), 'utf8');
+    const esbuild = await import('esbuild');
+    const minified = await esbuild.transform(code, { minify: true, target: 'es2022' });
+    expect(Buffer.byteLength(minified.code)).toBeLessThanOrEqual(40_000);
+  });
+
   it('builds the bridge as a standalone ISOLATED-world file', () => {
     const code = readFileSync(join(dir, CONTENT_SCRIPT_FILES.bridge), 'utf8');
     expect(code).not.toMatch(/\bimport\s*\(/);

@@ -23,7 +23,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Attacker, startAttacker } from './attacker-server.ts';
 import { createDemoRoutes, type ReceivedRequest } from './demo-routes.ts';
+import { createGuardNoticeRoutes } from './guard-notice-routes.ts';
 import { createPageHookRoutes } from './page-hook-routes.ts';
+import { createReferenceOnlyRoutes } from './reference-only-routes.ts';
 import { byteChunks, scriptedAnswer } from './scripted-answers.ts';
 import { anthropicJson, anthropicSse, openAiChatJson, openAiChatSse } from './wire-answers.ts';
 
@@ -297,11 +299,17 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   const demo = createDemoRoutes({ attackerUrl: attacker.url, chunkDelayMs });
   // XHR, EventSource and WebSocket pages and endpoints (page-hook-routes.ts).
   const hookRoutes = createPageHookRoutes({ chunkDelayMs });
+  // A saved conversation for reference-only marks across reloads (reference-only-routes.ts).
+  const referenceOnly = createReferenceOnlyRoutes();
+  // Guard failures and held text: the in-page notices (guard-notice-routes.ts).
+  const guardNotices = createGuardNoticeRoutes({ chunkDelayMs });
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     if (demo.handle(req, res, url)) return;
     if (hookRoutes.handle(req, res, url)) return;
+    if (referenceOnly.handle(req, res, url)) return;
+    if (guardNotices.handle(req, res, url)) return;
     const route = `${req.method} ${url.pathname}`;
     const wireRoute = WIRE_ROUTES[route];
     if (route === 'GET /' || route === 'GET /index.html') {

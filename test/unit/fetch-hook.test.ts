@@ -7,10 +7,8 @@
 
 import { createContext, runInContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
 import { detectAdapter } from '../../src/core/wire/adapter-registry.ts';
 import type { WireAdapter, WireProbe } from '../../src/core/wire/wire-event.ts';
-import { createWireTransform } from '../../src/core/wire/wire-transform.ts';
 import {
   guardResponse,
   installFetchHook,
@@ -20,7 +18,8 @@ import {
   type FetchHookOptions,
   type FetchHookTarget,
 } from '../../src/page/fetch-hook.ts';
-import { GUARD_FAILURE_MESSAGE, textGuardAsBytes } from '../../src/page/guarded-response.ts';
+import { GUARD_FAILURE_MESSAGE } from '../../src/page/guarded-response.ts';
+import { localWireGuard, textGuardAsBytes } from '../support/local-guards.ts';
 import { fixture } from '../support/wire-harness.ts';
 import { fakeGithubToken } from '../mock-chat/scripted-answers.ts';
 
@@ -190,7 +189,7 @@ describe('guardResponse', () => {
   });
 });
 
-const plainOnly: FetchHookOptions = { plainTextGuard: upperCaseGuard };
+const plainOnly: FetchHookOptions = { plainTextGuard: () => textGuardAsBytes(upperCaseGuard()) };
 
 describe('installFetchHook', () => {
   it('guards the answer of a same-origin POST to /api/chat', async () => {
@@ -347,12 +346,12 @@ function wireHook(overrides: FetchHookOptions = {}) {
   const stats = newFetchHookStats();
   const probes: WireProbe[] = [];
   const options: FetchHookOptions = {
-    plainTextGuard: upperCaseGuard,
+    plainTextGuard: () => textGuardAsBytes(upperCaseGuard()),
     detectAdapter: (probe) => {
       probes.push(probe);
       return detectAdapter(probe);
     },
-    createWireGuard: (adapter) => createWireTransform(adapter, getCorePack()),
+    createWireGuard: localWireGuard,
     stats,
     ...overrides,
   };

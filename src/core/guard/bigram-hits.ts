@@ -1,11 +1,21 @@
 /**
+ * The byte a unit stands for in a bigram: ASCII as itself, every other unit
+ * folded into 0x80..0xFF. Keeping ASCII apart matters: with plain low bytes,
+ * CJK text aliased ASCII letters and made a `\b[A-Za-z0-9]` rule's bigrams
+ * match everywhere. Branch-free: `0x7f - unit` is negative exactly above ASCII.
+ */
+export function bigramByte(unit: number): number {
+  return (unit & 0x7f) | (((0x7f - unit) >> 24) & 0x80);
+}
+
+/**
  * One shared pass over each new chunk for all scanners of a stream: the
  * positions whose bigram (low bytes of two consecutive units) some scanner's
  * prefilter marks. Each scanner then jumps between these positions, checking
  * only its own table there, instead of reading every unit itself.
  */
 export class BigramHits {
-  /** Absolute positions p (ascending) whose bigram (p, p + 1) is marked in the union table. */
+  /** Absolute positions p (ascending) whose bigram (p, p + 1) (see `bigramByte`) is marked in the union table. */
   positions = new Int32Array(1024);
   count = 0;
   /** The positions cover bigrams starting in [from, to). */
@@ -24,9 +34,9 @@ export class BigramHits {
     const union = this.union;
     const positions = this.positions;
     let n = 0;
-    let high = (text.charCodeAt(from - base) & 0xff) << 8;
+    let high = bigramByte(text.charCodeAt(from - base)) << 8;
     for (let p = from; p < to; p++) {
-      const low = text.charCodeAt(p + 1 - base) & 0xff;
+      const low = bigramByte(text.charCodeAt(p + 1 - base));
       if (union[high | low] === 1) positions[n++] = p;
       high = low << 8;
     }

@@ -28,6 +28,11 @@ export class InputText {
     this.text += chunk;
   }
 
+  /** The retained text (its first unit is at absolute offset `start`), for tight loops. */
+  get retainedText(): string {
+    return this.text;
+  }
+
   /** The retained text and its absolute offset, for tight scanning loops. */
   view(): { text: string; base: number } {
     return { text: this.text, base: this.base };
@@ -52,13 +57,12 @@ export class InputText {
   /** Code-point offset of absolute unit offset `at` (a low surrogate after a high one adds none). */
   codePointOffset(at: number): number {
     const k = at - this.base;
-    // Most text has no surrogates: then code points are code units.
-    if (!LOW_SURROGATE.test(this.text.slice(0, k))) return this.codePointsBeforeBase + k;
-    let cp = this.codePointsBeforeBase;
+    // One pass, no slice or regular expression: this runs on every trim (every chunk).
+    let cp = this.codePointsBeforeBase + k;
     let prev = this.unitBeforeBase;
-    for (let i = 0; i < at - this.base; i++) {
+    for (let i = 0; i < k; i++) {
       const unit = this.text.charCodeAt(i);
-      if (!(isLowSurrogate(unit) && isHighSurrogate(prev))) cp++;
+      if (isLowSurrogate(unit) && isHighSurrogate(prev)) cp--;
       prev = unit;
     }
     return cp;
@@ -74,8 +78,6 @@ export class InputText {
     this.base = at;
   }
 }
-
-const LOW_SURROGATE = /[\uDC00-\uDFFF]/;
 
 export function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;

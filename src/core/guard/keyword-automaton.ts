@@ -17,10 +17,52 @@ export function foldUnit(unit: number): number {
   return lower.length === 1 ? lower.charCodeAt(0) : unit;
 }
 
+let foldTable: Uint16Array | null = null;
+
+/**
+ * `foldUnit` of every code unit, built once per process: an automaton needs
+ * the symbol of every unit, and 65,536 toLowerCase calls per automaton were
+ * most of building one, on the page's main thread. The non-ASCII units are
+ * lowered in one call, each between spaces: the only context-dependent
+ * mapping of toLowerCase (Final_Sigma) then sees what it sees for the unit
+ * alone, and no surrogates pair up. A unit that lowers to several units keeps
+ * itself, as in `foldUnit` (test/unit/guard/keyword-automaton.test.ts checks
+ * every unit).
+ */
+export function foldedUnits(): Uint16Array {
+  if (foldTable === null) {
+    const table = new Uint16Array(0x10000);
+    for (let unit = 0; unit < 0x80; unit++) table[unit] = foldUnit(unit);
+    const spaced = new Array<number>(2 * (0x10000 - 0x80));
+    for (let unit = 0x80; unit < 0x10000; unit++) {
+      spaced[2 * (unit - 0x80)] = 0x20;
+      spaced[2 * (unit - 0x80) + 1] = unit;
+    }
+    let lowered = '';
+    for (let i = 0; i < spaced.length; i += 0x2000) {
+      lowered += String.fromCharCode(...spaced.slice(i, i + 0x2000));
+    }
+    lowered = lowered.toLowerCase();
+    // `lowered` is " x x x…": each piece runs from after a space to the next space.
+    let unit = 0x80;
+    let at = 1;
+    while (unit < 0x10000) {
+      let next = lowered.indexOf(' ', at);
+      if (next < 0) next = lowered.length;
+      table[unit] = next - at === 1 ? lowered.charCodeAt(at) : unit;
+      unit++;
+      at = next + 1;
+    }
+    foldTable = table;
+  }
+  return foldTable;
+}
+
 export function foldText(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) out += String.fromCharCode(foldUnit(text.charCodeAt(i)));
-  return out;
+  const table = foldedUnits();
+  const units = new Array<number>(text.length);
+  for (let i = 0; i < text.length; i++) units[i] = table[text.charCodeAt(i)] as number;
+  return String.fromCharCode(...units);
 }
 
 export interface KeywordHit {
@@ -92,52 +134,58 @@ export class KeywordAutomaton {
     this.nodeCount = children.length;
     this.maxKeywordLength = maxLen;
     this.symbolOf = new Uint16Array(0x10000);
+    const folded = foldedUnits();
+    const symbolOfFolded = new Uint16Array(0x10000);
+    for (const [unit, sym] of symbolMap) symbolOfFolded[unit] = sym;
     for (let unit = 0; unit < 0x10000; unit++) {
-      const sym = symbolMap.get(foldUnit(unit));
-      if (sym !== undefined) this.symbolOf[unit] = sym;
+      this.symbolOf[unit] = symbolOfFolded[folded[unit] as number] as number;
     }
-    this.goto = new Int32Array(this.nodeCount * this.symbols);
+    // Nodes numbered breadth-first: the shallow nodes ordinary text visits all the time
+    // share the first rows of `goto` (in insertion order they were spread over megabytes).
+    const order = [0];
+    for (let head = 0; head < order.length; head++) {
+      for (const child of (children[order[head] as number] as Map<number, number>).values()) {
+        order.push(child);
+      }
+    }
+    const renumbered = new Int32Array(order.length);
+    order.forEach((old, id) => {
+      renumbered[old] = id;
+    });
+    const width = this.symbols;
+    this.goto = new Int32Array(this.nodeCount * width);
     this.fail = new Int32Array(this.nodeCount);
-    this.depth = Int32Array.from(depth);
-    this.outputs = own.map((o) => [...o]);
-    // Breadth-first: resolve failure links and complete the goto function.
-    const queue: number[] = [];
-    for (let sym = 1; sym < this.symbols; sym++) {
-      const child = (children[0] as Map<number, number>).get(sym);
-      if (child !== undefined) {
-        this.goto[sym] = child;
-        queue.push(child);
-      }
-    }
-    for (let head = 0; head < queue.length; head++) {
-      const node = queue[head] as number;
+    this.depth = Int32Array.from(order, (old) => depth[old] as number);
+    this.outputs = order.map((old) => [...(own[old] as KeywordHit[])]);
+    // Resolve failure links and complete the goto function in that order: a node's row is
+    // its failure node's row (shallower, so already complete) with its own children set.
+    for (let node = 0; node < this.nodeCount; node++) {
       const fail = this.fail[node] as number;
-      this.outputs[node] = [
-        ...(this.outputs[node] as KeywordHit[]),
-        ...(this.outputs[fail] as KeywordHit[]),
-      ];
-      for (let sym = 1; sym < this.symbols; sym++) {
-        const child = (children[node] as Map<number, number>).get(sym);
-        const viaFail = this.goto[fail * this.symbols + sym] as number;
-        if (child !== undefined) {
-          this.goto[node * this.symbols + sym] = child;
-          this.fail[child] = viaFail;
-          queue.push(child);
-        } else {
-          this.goto[node * this.symbols + sym] = viaFail;
-        }
+      const row = node * width;
+      if (node > 0) {
+        this.outputs[node] = [
+          ...(this.outputs[node] as KeywordHit[]),
+          ...(this.outputs[fail] as KeywordHit[]),
+        ];
+        this.goto.copyWithin(row, fail * width, fail * width + width);
+      }
+      for (const [sym, old] of children[order[node] as number] as Map<number, number>) {
+        const child = renumbered[old] as number;
+        this.fail[child] = node === 0 ? 0 : (this.goto[fail * width + sym] as number);
+        this.goto[row + sym] = child;
       }
     }
-    this.extendingRules = extending.map((s) => [...s]);
+    this.extendingRules = order.map((old) => [...(extending[old] as Set<number>)]);
     this.hasOutput = Uint8Array.from(this.outputs, (o) => (o.length > 0 ? 1 : 0));
   }
 
   /** For each folded keyword unit, every code unit that folds to it. */
   foldPreimage(): Map<number, number[]> {
     const preimage = new Map<number, number[]>();
+    const table = foldedUnits();
     for (let unit = 0; unit < 0x10000; unit++) {
       if (this.symbolOf[unit] === 0) continue;
-      const folded = foldUnit(unit);
+      const folded = table[unit] as number;
       const list = preimage.get(folded) ?? [];
       list.push(unit);
       preimage.set(folded, list);

@@ -13,7 +13,8 @@
  * How: each rule has an anchored lazy DFA. A *thread* is one candidate start of
  * one rule with its DFA state. Keyword rules spawn threads only where the
  * Aho-Corasick prefilter sees a keyword end; other rules wherever their first
- * unit can occur. Two threads of one rule in the same state have the same
+ * unit can occur after the unit before it (so a `\b[A-Za-z0-9]` rule starts at
+ * word starts only, not at every letter). Two threads of one rule in the same state have the same
  * future, so the later one is dropped unless it already saw an accept or the
  * rule validates (then the starts differ in outcome). A candidate is committed
  * once no live thread and no partial keyword starts at or before it; then
@@ -23,9 +24,12 @@
 import type { Alphabet } from '../regex/alphabet.ts';
 import { DEAD, type LazyDfa } from '../regex/lazy-dfa.ts';
 import { UnitKind } from '../regex/nfa.ts';
+
+/** Unit kinds (Edge, Word, LineTerminator, Other): the rows of the start tables. */
+const KIND_COUNT = 4;
 import type { InputText } from './input-text.ts';
-import type { BigramHits } from './bigram-hits.ts';
-import type { KeywordAutomaton } from './keyword-automaton.ts';
+import { type BigramHits, bigramByte } from './bigram-hits.ts';
+import type { KeywordAutomaton, KeywordHit } from './keyword-automaton.ts';
 
 export interface ScanRule {
   readonly id: string;
@@ -40,7 +44,11 @@ export interface ScanRule {
    * (then equal states do not mean equal futures).
    */
   readonly distinctStarts: boolean;
-  /** Always-on rules: 1 for each alphabet class a match can begin with. */
+  /**
+   * Always-on rules: per alphabet class, the kinds of previous unit after which
+   * a match can begin with that class (bit `1 << UnitKind`; 0: never). A `\b`
+   * rule that starts on letters thus starts only at word starts.
+   */
   readonly startClasses: Uint8Array | null;
   /** Validator and allow-list; may throw (the guard fails closed). */
   readonly accept: (text: string) => { ok: boolean; host?: string };
@@ -60,7 +68,18 @@ interface Thread {
   state: number;
   /** End of the longest accepted span so far, or -1. */
   acceptEnd: number;
+  /** The rule's automaton and length cap, read per unit (saves a lookup in the hot loop). */
+  dfa: LazyDfa;
+  maxLength: number;
 }
+
+/** Stand-ins for the keyword tables of a scanner without keywords (never read). */
+const EMPTY_TABLE = new Uint8Array(0);
+const EMPTY_SYMBOLS = new Uint16Array(0);
+const EMPTY_GOTO = new Int32Array(0);
+
+/** Above this many live threads, merging uses a map instead of pairwise comparison. */
+const PAIRWISE_MERGE_LIMIT = 12;
 
 /** What the owner does with a committed match; `stop` ends scanning for good (block). */
 export type CommitHandler = (match: Candidate) => 'continue' | 'stop';
@@ -85,21 +104,35 @@ export class Scanner {
   private candidates: Candidate[] = [];
   private acNode = 0;
   private stopped = false;
-  /** For each alphabet class, the always-on rules whose match can begin with it. */
-  private readonly startersByClass: (number[] | undefined)[];
-  /** 1 for each alphabet class that can begin some always-on rule (the hot loop's test). */
-  private readonly startsAny: Uint8Array;
   /**
-   * Bigram prefilter for the hot path: 1 where two consecutive units (low
-   * bytes) could be the first two units of a keyword, or the first could begin
-   * an always-on rule. A position whose bigram is 0 starts nothing, so quiet
-   * text is skipped with one table read per unit. False positives only cost a
+   * For each (kind of previous unit, alphabet class), at `kind * classCount +
+   * class`: the always-on rules whose match can begin there. Only these are
+   * spawned, so a `\b[A-Za-z0-9]…` rule costs nothing inside words.
+   */
+  private readonly startersAfter: (number[] | undefined)[];
+  /** 1 where `startersAfter` is non-empty (the hot loop's test). */
+  private readonly startsAfter: Uint8Array;
+  /** 1 for each alphabet class that can begin some always-on rule after some unit. */
+  private readonly startsAny: Uint8Array;
+  /** A thread not yet known to survive its first units (spawns allocate only survivors). */
+  private readonly scratch: Thread;
+  /** Index into the shared hits where the last skip stopped (skips mostly move forward). */
+  private hitHint = 0;
+  /**
+   * Bigram prefilter for the hot path, indexed by `bigramByte` of two
+   * consecutive units (p, p + 1): 1 where they could be the first two units of
+   * a keyword, or where an always-on rule could begin at p + 1 after the unit
+   * at p. A position whose bigram is 0 starts nothing there nor right after,
+   * so quiet text is skipped with one table read per unit (the unit at the
+   * skip's first position is checked on its own). False positives only cost a
    * closer look.
    */
   private readonly bigrams: Uint8Array | null;
   /** The stream's shared hit list for the newest chunk, when the owner computes one. */
   private hits: BigramHits | null = null;
   private readonly dedupe = new Map<number, number>();
+  /** Verdicts of `partialKeywordLive`, shared by the streams of this keyword automaton. */
+  private readonly partialLive: PartialMemo | null;
 
   constructor(
     private readonly rules: readonly ScanRule[],
@@ -108,16 +141,41 @@ export class Scanner {
     private readonly input: InputText,
     private readonly onCommit: CommitHandler,
   ) {
-    this.startersByClass = new Array<number[] | undefined>(alphabet.classCount);
+    const classCount = alphabet.classCount;
+    this.startersAfter = new Array<number[] | undefined>(KIND_COUNT * classCount);
+    this.startsAny = new Uint8Array(classCount);
     rules.forEach((rule, index) => {
       const classes = rule.startClasses;
       if (rule.keyword || classes === null) return;
-      for (let g = 0; g < alphabet.classCount; g++) {
-        if (classes[g] === 1) (this.startersByClass[g] ??= []).push(index);
+      for (let g = 0; g < classCount; g++) {
+        const kinds = classes[g] as number;
+        if (kinds === 0) continue;
+        this.startsAny[g] = 1;
+        for (let k = 0; k < KIND_COUNT; k++) {
+          if ((kinds & (1 << k)) !== 0) (this.startersAfter[k * classCount + g] ??= []).push(index);
+        }
       }
     });
-    this.startsAny = Uint8Array.from(this.startersByClass, (list) => (list === undefined ? 0 : 1));
-    this.bigrams = keywords === null ? null : cachedBigrams(keywords, alphabet, this.startsAny);
+    this.startsAfter = Uint8Array.from(this.startersAfter, (list) => (list === undefined ? 0 : 1));
+    // Per class, the kinds of previous unit after which some always-on rule can begin with it.
+    const startKinds = new Uint8Array(classCount);
+    for (const rule of rules) {
+      const classes = rule.startClasses;
+      if (rule.keyword || classes === null) continue;
+      for (let g = 0; g < classCount; g++)
+        startKinds[g] = (startKinds[g] as number) | (classes[g] as number);
+    }
+    const first = rules[0];
+    this.scratch = {
+      rule: 0,
+      start: 0,
+      state: DEAD,
+      acceptEnd: -1,
+      dfa: first === undefined ? (null as unknown as LazyDfa) : first.dfa,
+      maxLength: 0,
+    };
+    this.bigrams = keywords === null ? null : cachedBigrams(keywords, alphabet, startKinds);
+    this.partialLive = keywords === null ? null : cachedPartialMemo(keywords);
   }
 
   /** This scanner's bigram prefilter table (null without keywords). */
@@ -144,11 +202,69 @@ export class Scanner {
     while (this.cursor < to && !this.stopped) {
       if (this.threads.length === 0 && this.candidates.length === 0) this.skipQuiet(to);
       if (this.cursor >= to) break;
-      const p = this.cursor;
-      this.step(p);
-      this.cursor = p + 1;
-      if (this.cursor > this.frontier) this.frontier = this.cursor;
-      if (this.candidates.length > 0) this.tryCommit();
+      this.stepRun(to);
+    }
+  }
+
+  /**
+   * Steps unit by unit while something is live: until `to`, until a candidate
+   * appears (it may commit, which moves the cursor back) or until nothing is
+   * live (the quiet path takes over). The tables are read into locals once.
+   */
+  private stepRun(to: number): void {
+    const text = this.input.retainedText;
+    const base = this.input.start;
+    const { classOf, kind, classCount } = this.alphabet;
+    const startsAny = this.startsAny;
+    const startersAfter = this.startersAfter;
+    const ac = this.keywords;
+    const symbolOf = ac?.symbolOf ?? EMPTY_SYMBOLS;
+    const goto = ac?.goto ?? EMPTY_GOTO;
+    const width = ac?.symbols ?? 0;
+    const hasOutput = ac?.hasOutput ?? EMPTY_TABLE;
+    const threads = this.threads;
+    let p = this.cursor;
+    // The kind of the unit before `p`, carried along instead of read back.
+    let prevKind: number = this.kindBefore(p);
+    while (p < to) {
+      const unit = text.charCodeAt(p - base);
+      const g = classOf[unit] as number;
+      // 1. Advance live threads.
+      const live = threads.length;
+      if (live > 0) {
+        let kept = 0;
+        for (let i = 0; i < live; i++) {
+          const t = threads[i] as Thread;
+          if (this.advanceThread(t, p, g)) threads[kept++] = t;
+        }
+        while (threads.length > kept) threads.pop();
+      }
+      // 2. Spawn threads where keywords end and where always-on rules can begin.
+      if (ac !== null) {
+        const sym = symbolOf[unit] as number;
+        const node = sym === 0 ? 0 : (goto[this.acNode * width + sym] as number);
+        this.acNode = node;
+        if (hasOutput[node] === 1) {
+          for (const hit of ac.outputs[node] as KeywordHit[]) {
+            this.spawn(hit.rule, p + 1 - hit.length, p);
+          }
+        }
+      }
+      if (startsAny[g] === 1) {
+        const starters = startersAfter[prevKind * classCount + g];
+        if (starters !== undefined) for (const r of starters) this.spawn(r, p, p);
+      }
+      // 3. Merge threads with the same future.
+      if (threads.length > 1) this.mergeThreads();
+      prevKind = kind[g] as number;
+      p++;
+      this.cursor = p;
+      if (p > this.frontier) this.frontier = p;
+      if (this.candidates.length > 0) {
+        this.tryCommit();
+        return;
+      }
+      if (threads.length === 0) return;
     }
   }
 
@@ -158,14 +274,21 @@ export class Scanner {
    * leaves that unit to `step`.
    */
   private skipQuiet(to: number): void {
-    const { text, base } = this.input.view();
+    const text = this.input.retainedText;
+    const base = this.input.start;
     const classOf = this.alphabet.classOf;
+    const classCount = this.alphabet.classCount;
     const starts = this.startsAny;
+    const startsAfter = this.startsAfter;
     const ac = this.keywords;
     let node = this.acNode;
     let p = this.cursor;
     if (ac === null) {
-      while (p < to && starts[classOf[text.charCodeAt(p - base)] as number] === 0) p++;
+      while (p < to) {
+        const g = classOf[text.charCodeAt(p - base)] as number;
+        if (starts[g] === 1 && startsAfter[this.kindBefore(p) * classCount + g] === 1) break;
+        p++;
+      }
     } else {
       const symbolOf = ac.symbolOf;
       const goto = ac.goto;
@@ -174,30 +297,36 @@ export class Scanner {
       const bigrams = this.bigrams as Uint8Array;
       while (p < to) {
         if (node === 0) {
+          // The bigrams cover starts after their first unit: a start at `p` itself is checked here.
+          const g0 = classOf[text.charCodeAt(p - base)] as number;
+          if (starts[g0] === 1 && startsAfter[this.kindBefore(p) * classCount + g0] === 1) break;
           // Nothing partial: skip every position whose bigram starts nothing.
           const last = to - 1;
           const hits = this.hits;
           if (hits !== null && p >= hits.from && p < hits.to && hits.to >= last) {
             // Jump between the shared hits; only this scanner's own bigrams stop it.
             const positions = hits.positions;
-            let k = hits.firstAtOrAfter(p);
+            let k = this.hitIndex(hits, p);
             p = last;
             for (; k < hits.count; k++) {
               const h = positions[k] as number;
               if (h >= last) break;
               const i = h - base;
               if (
-                bigrams[((text.charCodeAt(i) & 0xff) << 8) | (text.charCodeAt(i + 1) & 0xff)] === 1
+                bigrams[
+                  (bigramByte(text.charCodeAt(i)) << 8) | bigramByte(text.charCodeAt(i + 1))
+                ] === 1
               ) {
                 p = h;
                 break;
               }
             }
+            this.hitHint = k;
           } else if (p < last) {
             // Each unit is read once: the second half of one bigram, the first of the next.
-            let high = (text.charCodeAt(p - base) & 0xff) << 8;
+            let high = bigramByte(text.charCodeAt(p - base)) << 8;
             while (p < last) {
-              const low = text.charCodeAt(p + 1 - base) & 0xff;
+              const low = bigramByte(text.charCodeAt(p + 1 - base));
               if (bigrams[high | low] === 1) break;
               high = low << 8;
               p++;
@@ -208,7 +337,9 @@ export class Scanner {
         const unit = text.charCodeAt(p - base);
         const sym = symbolOf[unit] as number;
         const next = sym === 0 ? 0 : (goto[node * width + sym] as number);
-        if (hasOutput[next] === 1 || starts[classOf[unit] as number] === 1) break;
+        if (hasOutput[next] === 1) break;
+        const g = classOf[unit] as number;
+        if (starts[g] === 1 && startsAfter[this.kindBefore(p) * classCount + g] === 1) break;
         node = next;
         p++;
       }
@@ -216,6 +347,19 @@ export class Scanner {
     this.acNode = node;
     this.cursor = p;
     if (p > this.frontier) this.frontier = p;
+  }
+
+  /** Index of the first shared hit at or after `p`, starting from where the last skip stopped. */
+  private hitIndex(hits: BigramHits, p: number): number {
+    const positions = hits.positions;
+    let k = this.hitHint;
+    if (k > hits.count || (k > 0 && (positions[k - 1] as number) >= p)) {
+      return hits.firstAtOrAfter(p);
+    }
+    for (let tries = 0; tries < 8; tries++, k++) {
+      if (k >= hits.count || (positions[k] as number) >= p) return k;
+    }
+    return hits.firstAtOrAfter(p);
   }
 
   /** End of stream: accept at the edge, then commit everything that is left. */
@@ -242,10 +386,15 @@ export class Scanner {
    * owner that changes text must hold back from there on (the minimal hold).
    */
   holdFrom(): number {
+    return this.livePartialKeywordStart(this.liveFrom());
+  }
+
+  /** The hold from live threads and candidates only (partial keywords aside). */
+  private liveFrom(): number {
     let from = this.cursor;
     if (this.threads.length > 0) from = Math.min(from, (this.threads[0] as Thread).start);
     for (const c of this.candidates) from = Math.min(from, c.start);
-    return Math.min(from, this.livePartialKeywordStart());
+    return from;
   }
 
   /**
@@ -253,60 +402,30 @@ export class Scanner {
    * that just released up to its hold point passes that offset (it is at most
    * `holdFrom()`), so the hold is not computed twice per chunk.
    */
-  needFrom(holdBound: number = this.holdFrom()): number {
+  needFrom(holdBound: number = this.liveFrom()): number {
+    // A live partial keyword starts after `cursor - depth - 1`, so it never lowers the result:
+    // the default bound leaves it out (it is the costly part of the hold).
     const depth = this.keywords === null ? 0 : (this.keywords.depth[this.acNode] as number);
     return Math.max(0, Math.min(holdBound, this.cursor - depth - 1));
   }
 
-  private step(p: number): void {
-    const unit = this.input.unitAt(p);
-    const g = this.alphabet.classOf[unit] as number;
-    // 1. Advance live threads.
-    const threads = this.threads;
-    const live = threads.length;
-    if (live > 0) {
-      let kept = 0;
-      for (let i = 0; i < live; i++) {
-        const t = threads[i] as Thread;
-        if (this.advanceThread(t, p, g)) threads[kept++] = t;
-      }
-      if (kept !== live) threads.length = kept;
-    }
-    // 2. Spawn threads where keywords end and where always-on rules can begin.
-    const ac = this.keywords;
-    if (ac !== null) {
-      this.acNode = ac.next(this.acNode, unit);
-      const hits = ac.outputs[this.acNode];
-      if (hits !== undefined) {
-        for (const hit of hits) this.spawn(hit.rule, p + 1 - hit.length, p);
-      }
-    }
-    const starters = this.startersByClass[g];
-    if (starters !== undefined) for (const r of starters) this.spawn(r, p, p);
-    // 3. Merge threads with the same future.
-    if (this.threads.length > 1) this.mergeThreads();
-  }
-
   /** Steps one thread over the unit at `p`; false when the thread is finished. */
   private advanceThread(t: Thread, p: number, g: number): boolean {
-    const rule = this.rules[t.rule] as ScanRule;
-    const packed = rule.dfa.step(t.state, g);
+    const dfa = t.dfa;
+    const maxLength = t.maxLength;
+    const packed = dfa.step(t.state, g);
     if ((packed & 1) === 1 && p > t.start) t.acceptEnd = p;
     const consumed = p + 1 - t.start;
     const next = packed >> 1;
-    if (
-      consumed > rule.maxLength ||
-      next === DEAD ||
-      consumed + (rule.dfa.minDist[next] as number) > rule.maxLength
-    ) {
+    if (consumed > maxLength || next === DEAD || consumed + dfa.minDist(next) > maxLength) {
       this.finishThread(t);
       return false;
     }
     t.state = next;
-    if (consumed === rule.maxLength || rule.dfa.cannotExtend(next)) {
+    if (consumed === maxLength || dfa.cannotExtend(next)) {
       // No unit can extend the match: when acceptance does not wait on the next
       // unit (`\b`, `$`), the outcome is settled now rather than one unit later.
-      const accepted = rule.dfa.settledAcceptance(next);
+      const accepted = dfa.settledAcceptance(next);
       if (accepted >= 0) {
         if (accepted === 1) t.acceptEnd = p + 1;
         this.finishThread(t);
@@ -316,40 +435,87 @@ export class Scanner {
     return true;
   }
 
-  /** A thread for rule `r` starting at `start`, brought up to date through unit `last`. */
+  /**
+   * A thread for rule `r` starting at `start`, brought up to date through unit
+   * `last`. It runs in the scratch thread first: most spawns end within their
+   * first units, and only survivors are allocated.
+   */
   private spawn(r: number, start: number, last: number): void {
     const rule = this.rules[r] as ScanRule;
-    const t: Thread = {
-      rule: r,
-      start,
-      state: rule.dfa.start(this.kindBefore(start)),
-      acceptEnd: -1,
-    };
+    const t = this.scratch;
+    t.rule = r;
+    t.start = start;
+    t.dfa = rule.dfa;
+    t.maxLength = rule.maxLength;
+    t.acceptEnd = -1;
+    t.state = rule.dfa.start(this.kindBefore(start));
     if (t.state === DEAD) return;
     const classOf = this.alphabet.classOf;
     for (let q = start; q <= last; q++) {
       if (!this.advanceThread(t, q, classOf[this.input.unitAt(q)] as number)) return;
     }
+    const kept: Thread = {
+      rule: r,
+      start,
+      state: t.state,
+      acceptEnd: t.acceptEnd,
+      dfa: t.dfa,
+      maxLength: t.maxLength,
+    };
     // Keep threads ordered by start (spawns usually arrive in order).
-    let i = this.threads.length;
-    while (i > 0 && (this.threads[i - 1] as Thread).start > start) i--;
-    this.threads.splice(i, 0, t);
+    const threads = this.threads;
+    let i = threads.length;
+    if (i === 0 || (threads[i - 1] as Thread).start <= start) {
+      threads.push(kept);
+      return;
+    }
+    while (i > 0 && (threads[i - 1] as Thread).start > start) i--;
+    threads.splice(i, 0, kept);
   }
 
+  /**
+   * Drops a thread when an earlier one of the same rule is in the same state
+   * and neither has accepted (same future, and the earlier start wins).
+   */
   private mergeThreads(): void {
-    const seen = this.dedupe;
-    seen.clear();
+    const threads = this.threads;
+    const n = threads.length;
     let kept = 0;
-    for (const t of this.threads) {
-      const rule = this.rules[t.rule] as ScanRule;
-      if (!rule.distinctStarts && t.acceptEnd < 0) {
-        const key = t.state * 4096 + t.rule;
-        if (seen.has(key)) continue;
-        seen.set(key, t.start);
+    if (n <= PAIRWISE_MERGE_LIMIT) {
+      for (let i = 0; i < n; i++) {
+        const t = threads[i] as Thread;
+        if (this.mergeable(t) && this.hasTwinBefore(t, kept)) continue;
+        threads[kept++] = t;
       }
-      this.threads[kept++] = t;
+    } else {
+      const seen = this.dedupe;
+      seen.clear();
+      const ruleCount = this.rules.length;
+      for (let i = 0; i < n; i++) {
+        const t = threads[i] as Thread;
+        if (this.mergeable(t)) {
+          const key = t.state * ruleCount + t.rule;
+          if (seen.has(key)) continue;
+          seen.set(key, t.start);
+        }
+        threads[kept++] = t;
+      }
     }
-    if (kept !== this.threads.length) this.threads.length = kept;
+    if (kept !== n) threads.length = kept;
+  }
+
+  private mergeable(t: Thread): boolean {
+    return t.acceptEnd < 0 && !(this.rules[t.rule] as ScanRule).distinctStarts;
+  }
+
+  /** Whether one of the first `count` threads is a mergeable twin of `t`. */
+  private hasTwinBefore(t: Thread, count: number): boolean {
+    const threads = this.threads;
+    for (let j = 0; j < count; j++) {
+      const u = threads[j] as Thread;
+      if (u.rule === t.rule && u.state === t.state && u.acceptEnd < 0) return true;
+    }
+    return false;
   }
 
   private finishThread(t: Thread): void {
@@ -387,7 +553,12 @@ export class Scanner {
     if (this.threads.length > 0 && (this.threads[0] as Thread).start <= best.start) return;
     if (this.keywords !== null && this.acNode !== 0) {
       const conservative = this.cursor - (this.keywords.depth[this.acNode] as number);
-      if (conservative <= best.start && this.livePartialKeywordStart() <= best.start) return;
+      if (
+        conservative <= best.start &&
+        this.livePartialKeywordStart(best.start + 1) <= best.start
+      ) {
+        return;
+      }
     }
     this.commit(best);
   }
@@ -402,32 +573,78 @@ export class Scanner {
   }
 
   /**
-   * Start of the longest partial keyword at the cursor that its rule could still
-   * continue (a DFA state that is not dead and can still accept in time), or the
-   * cursor when there is none. "…AKI" at the end is live; "xAKI" is not when the
-   * rule wants `\bAKIA`.
+   * The earlier of `bound` and the start of the longest partial keyword at the
+   * cursor that its rule could still continue (a DFA state that is not dead and
+   * can still accept in time). "…AKI" at the end is live; "xAKI" is not when
+   * the rule wants `\bAKIA`. Partial keywords starting at or after `bound` are
+   * not examined: with 4-unit chunks this runs per chunk, and replaying every
+   * rule a common prefix extends was a fifth of the time.
    */
-  private livePartialKeywordStart(): number {
+  private livePartialKeywordStart(bound: number): number {
     const ac = this.keywords;
-    if (ac === null) return this.cursor;
-    const classOf = this.alphabet.classOf;
+    if (ac === null) return bound;
+    const memo = this.partialLive as PartialMemo;
+    // Down the failure chain the partial keywords get shorter: starts only increase.
     for (let node = this.acNode; node !== 0; node = ac.fail[node] as number) {
       const start = this.cursor - (ac.depth[node] as number);
-      for (const r of ac.extendingRules[node] ?? []) {
-        const rule = this.rules[r] as ScanRule;
-        let state = rule.dfa.start(this.kindBefore(start));
-        for (let q = start; q < this.cursor && state !== DEAD; q++) {
-          state = rule.dfa.step(state, classOf[this.input.unitAt(q)] as number) >> 1;
+      if (start >= bound) return bound;
+      // The verdict depends only on the node, the kind of unit before and the units themselves.
+      const kind = this.kindBefore(start);
+      const caseBits = this.asciiCaseBits(start);
+      let live: boolean | undefined;
+      if (caseBits >= 0) {
+        // ASCII units are fixed by the node's folded string and which of them are capitals.
+        const key = (node * KIND_COUNT + kind) * ASCII_KEY_SPAN + caseBits;
+        live = memo.ascii.get(key);
+        if (live === undefined) {
+          live = this.partialKeywordLive(node, start, kind);
+          if (memo.ascii.size >= PARTIAL_MEMO_LIMIT) memo.ascii.clear();
+          memo.ascii.set(key, live);
         }
-        if (
-          state !== DEAD &&
-          this.cursor - start + (rule.dfa.minDist[state] as number) <= rule.maxLength
-        ) {
-          return start;
+      } else {
+        const key = `${node}|${kind}|${this.input.slice(start, this.cursor)}`;
+        live = memo.other.get(key);
+        if (live === undefined) {
+          live = this.partialKeywordLive(node, start, kind);
+          if (memo.other.size >= PARTIAL_MEMO_LIMIT) memo.other.clear();
+          memo.other.set(key, live);
         }
       }
+      if (live) return start;
     }
-    return this.cursor;
+    return bound;
+  }
+
+  /**
+   * One bit per unit from `start` to the cursor, 1 for a capital A-Z; -1 when
+   * a unit is not ASCII or there are more than ASCII_KEY_BITS units.
+   */
+  private asciiCaseBits(start: number): number {
+    if (this.cursor - start > ASCII_KEY_BITS) return -1;
+    let bits = 0;
+    for (let q = start; q < this.cursor; q++) {
+      const unit = this.input.unitAt(q);
+      if (unit >= 0x80) return -1;
+      bits = bits * 2 + (unit >= 0x41 && unit <= 0x5a ? 1 : 0);
+    }
+    return bits;
+  }
+
+  /** Whether a rule with a keyword extending `node` can continue the text from `start`. */
+  private partialKeywordLive(node: number, start: number, kind: UnitKind): boolean {
+    const ac = this.keywords as KeywordAutomaton;
+    const classOf = this.alphabet.classOf;
+    for (const r of ac.extendingRules[node] ?? []) {
+      const rule = this.rules[r] as ScanRule;
+      let state = rule.dfa.start(kind);
+      for (let q = start; q < this.cursor && state !== DEAD; q++) {
+        state = rule.dfa.step(state, classOf[this.input.unitAt(q)] as number) >> 1;
+      }
+      if (state !== DEAD && this.cursor - start + rule.dfa.minDist(state) <= rule.maxLength) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private kindBefore(at: number): UnitKind {
@@ -438,26 +655,56 @@ export class Scanner {
   }
 }
 
+/**
+ * Partial-keyword verdicts per keyword automaton (one per rule subset of a
+ * pack, so the rules and their automata are fixed), bounded: cleared when
+ * full. All-ASCII partials (nearly all) are keyed by a number, others by their
+ * text.
+ */
+interface PartialMemo {
+  ascii: Map<number, boolean>;
+  other: Map<string, boolean>;
+}
+
+const partialMemos = new WeakMap<KeywordAutomaton, PartialMemo>();
+const PARTIAL_MEMO_LIMIT = 20_000;
+/** Units covered by a numeric key; the key stays below 2^53 for up to 2^28 nodes. */
+const ASCII_KEY_BITS = 20;
+const ASCII_KEY_SPAN = 2 ** ASCII_KEY_BITS;
+
+function cachedPartialMemo(keywords: KeywordAutomaton): PartialMemo {
+  let memo = partialMemos.get(keywords);
+  if (memo === undefined) {
+    memo = { ascii: new Map(), other: new Map() };
+    partialMemos.set(keywords, memo);
+  }
+  return memo;
+}
+
 /** Per keyword automaton (one per rule subset of a pack), so streams do not rebuild it. */
 const bigramCache = new WeakMap<KeywordAutomaton, Uint8Array>();
 
 function cachedBigrams(
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
-  startsAny: Uint8Array,
+  startKinds: Uint8Array,
 ): Uint8Array {
   let table = bigramCache.get(keywords);
   if (table === undefined) {
-    table = startBigrams(keywords, alphabet, startsAny);
+    table = startBigrams(keywords, alphabet, startKinds);
     bigramCache.set(keywords, table);
   }
   return table;
 }
 
+/**
+ * The scanner's bigram table (see `Scanner.bigrams`). `startKinds[class]`: the
+ * kinds of previous unit after which an always-on rule can begin with the class.
+ */
 function startBigrams(
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
-  startsAny: Uint8Array,
+  startKinds: Uint8Array,
 ): Uint8Array {
   const table = new Uint8Array(0x10000);
   const preimage = keywords.foldPreimage();
@@ -466,13 +713,26 @@ function startBigrams(
     // A one-unit keyword may be followed by anything.
     const seconds = kw.length > 1 ? (preimage.get(kw.charCodeAt(1)) ?? []) : null;
     for (const a of firsts) {
-      if (seconds === null) table.fill(1, (a & 0xff) << 8, ((a & 0xff) << 8) + 0x100);
-      else for (const b of seconds) table[((a & 0xff) << 8) | (b & 0xff)] = 1;
+      const row = bigramByte(a) << 8;
+      if (seconds === null) table.fill(1, row, row + 0x100);
+      else for (const b of seconds) table[row | bigramByte(b)] = 1;
     }
   }
+  // Always-on starts: the kinds each byte's units have, against the kinds each byte's units
+  // can start after.
+  const kindsOfByte = new Uint8Array(0x100);
+  const startsAfterKindsOfByte = new Uint8Array(0x100);
   for (let unit = 0; unit < 0x10000; unit++) {
-    if (startsAny[alphabet.classOf[unit] as number] === 1) {
-      table.fill(1, (unit & 0xff) << 8, ((unit & 0xff) << 8) + 0x100);
+    const g = alphabet.classOf[unit] as number;
+    const b = bigramByte(unit);
+    kindsOfByte[b] = (kindsOfByte[b] as number) | (1 << (alphabet.kind[g] as number));
+    startsAfterKindsOfByte[b] = (startsAfterKindsOfByte[b] as number) | (startKinds[g] as number);
+  }
+  for (let a = 0; a < 0x100; a++) {
+    for (let b = 0; b < 0x100; b++) {
+      if (((kindsOfByte[a] as number) & (startsAfterKindsOfByte[b] as number)) !== 0) {
+        table[(a << 8) | b] = 1;
+      }
     }
   }
   return table;

@@ -115,10 +115,7 @@ export class StreamGuard {
         // Bigrams starting from the last unit of the previous chunk up to the next-to-last unit.
         this.hits.compute(retained, base, Math.max(base, before - 1), this.input.end - 1);
       }
-      this.scan(() => {
-        this.flagging?.advance(this.input.end);
-        this.changing?.advance(this.input.end);
-      });
+      this.scan(false);
       if (!this.blocked) this.release(false);
     }
     return this.result(started);
@@ -130,10 +127,7 @@ export class StreamGuard {
     const started = this.options.now?.();
     this.ended = true;
     if (!this.blocked) {
-      this.scan(() => {
-        this.flagging?.finish();
-        this.changing?.finish();
-      });
+      this.scan(true);
       if (!this.blocked) this.release(true);
     }
     this.options.session?.completeTurn(this.raised);
@@ -165,10 +159,20 @@ export class StreamGuard {
     return scanner;
   }
 
-  /** Runs scanning; any failure blocks the stream with a typed error event (fail closed). */
-  private scan(work: () => void): void {
+  /**
+   * Runs both scanners to the end of the input (`final`: and finishes them);
+   * any failure blocks the stream with a typed error event (fail closed). A
+   * flag, not a callback: this runs per chunk.
+   */
+  private scan(final: boolean): void {
     try {
-      work();
+      if (final) {
+        this.flagging?.finish();
+        this.changing?.finish();
+      } else {
+        this.flagging?.advance(this.input.end);
+        this.changing?.advance(this.input.end);
+      }
     } catch (error) {
       const at = Math.min(
         this.input.end,

@@ -31,10 +31,12 @@ import {
   type HistoryMessage,
   type HistoryShape,
   type HistoryText,
+  historyListPath,
   historyShapeOf,
   messageText,
   readHistory,
 } from './history-messages.ts';
+import type { JsonPath } from '../wire/json-string-span.ts';
 import { type LabelSpan, findLabels, stripAllLabels } from './label-spans.ts';
 import type { CompiledLabelPack } from './source-label-pack.ts';
 
@@ -219,6 +221,7 @@ class Projector {
 
 function edits(
   messages: readonly HistoryMessage[],
+  listPath: JsonPath,
   projector: Projector,
   changes: ProjectionChange[],
 ): JsonEdit[] {
@@ -249,15 +252,15 @@ function edits(
       else strings.push({ path: t.path, json: JSON.stringify(text) });
     });
     if (removedParts.size === 0) continue;
-    const content: readonly (string | number)[] = ['messages', i, 'content'];
+    const content = m.contentPath;
     if (removedParts.size === m.texts.length && m.otherParts === 0) {
-      strings.push({ path: content, json: '""' });
+      strings.push({ path: content, json: m.emptyContent });
     } else {
       arrays.push({ path: content, keep: (j) => !removedParts.has(j) });
     }
   }
   const list: JsonEdit[] = [...strings, ...arrays];
-  if (dropped.size > 0) list.push({ path: ['messages'], keep: (j) => !dropped.has(j) });
+  if (dropped.size > 0) list.push({ path: listPath, keep: (j) => !dropped.has(j) });
   return list;
 }
 
@@ -269,7 +272,9 @@ export function projectHistory(
 ): ProjectionResult {
   const shape: HistoryShape | undefined = historyShapeOf(format);
   if (shape === undefined) throw new Error(`no history projection for format "${format}"`);
-  const messages = readHistory(JSON.parse(body) as unknown, shape);
+  const json = JSON.parse(body) as unknown;
+  const messages = readHistory(json, shape);
+  const listPath = historyListPath(json, shape) ?? ['messages'];
   const projector = new Projector(messages, options.labels);
   const newTurn = lastUserTurn(messages);
 
@@ -298,6 +303,6 @@ export function projectHistory(
   }
 
   const changes = projector.changes;
-  const list = edits(messages, projector, changes);
+  const list = edits(messages, listPath, projector, changes);
   return { body: list.length === 0 ? body : editJson(body, list), changes };
 }

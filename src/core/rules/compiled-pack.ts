@@ -58,11 +58,19 @@ export interface RuleAutomaton {
   maxLength: number;
 }
 
+/**
+ * Per class, the kinds of previous unit (bit `1 << UnitKind`) after which a
+ * match can begin with that class (ScanRule.startClasses).
+ */
 function startClasses(dfa: LazyDfa, alphabet: Alphabet): Uint8Array {
   const classes = new Uint8Array(alphabet.classCount);
   const prevs = [UnitKind.Edge, UnitKind.Word, UnitKind.LineTerminator, UnitKind.Other];
-  for (let g = 0; g < alphabet.classCount; g++) {
-    if (prevs.some((prev) => dfa.step(dfa.start(prev), g) >> 1 !== DEAD)) classes[g] = 1;
+  for (const prev of prevs) {
+    const start = dfa.start(prev);
+    if (start === DEAD) continue;
+    for (let g = 0; g < alphabet.classCount; g++) {
+      if (dfa.step(start, g) >> 1 !== DEAD) classes[g] = (classes[g] as number) | (1 << prev);
+    }
   }
   return classes;
 }
@@ -101,6 +109,8 @@ export function assembleCompiledPack(
   const rules: CompiledRule[] = automata.map((a, index) => {
     const dfa = new LazyDfa(a.nfa, a.dist, alphabet);
     const keywords = a.spec.keywords ?? null;
+    // Computed when a scanner first asks (it builds the rule's DFA): not while loading.
+    let starts: Uint8Array | null | undefined = keywords === null ? undefined : null;
     return {
       index,
       spec: a.spec,
@@ -117,7 +127,10 @@ export function assembleCompiledPack(
         a.spec.validator !== undefined ||
         (a.spec.allow?.length ?? 0) > 0 ||
         a.maxLength < a.structuralMaxLength,
-      startClasses: keywords === null ? startClasses(dfa, alphabet) : null,
+      get startClasses(): Uint8Array | null {
+        if (starts === undefined) starts = startClasses(dfa, alphabet);
+        return starts;
+      },
       accept: bindAccept(a.spec, resolved),
       replacement: (a.spec.replacement ?? DEFAULT_REPLACEMENT).replaceAll('{id}', a.spec.id),
     };

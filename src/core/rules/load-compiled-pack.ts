@@ -80,9 +80,22 @@ function string(value: unknown, path: string): string {
   return value;
 }
 
+function isIntegerIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
 function integer(value: unknown, path: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    fail(path, `must be an integer from ${min} to ${max}`);
+  if (!isIntegerIn(value, min, max)) fail(path, `must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+/**
+ * `integer` for the elements of the big columns: the element's path is built
+ * only when it fails (building one per element was most of a load).
+ */
+function element(value: unknown, path: string, index: number, min: number, max: number): number {
+  if (!isIntegerIn(value, min, max)) {
+    fail(`${path}[${index}]`, `must be an integer from ${min} to ${max}`);
   }
   return value;
 }
@@ -93,7 +106,11 @@ function array(value: unknown, path: string): unknown[] {
 }
 
 function stringList(value: unknown, path: string): string[] {
-  return array(value, path).map((v, i) => string(v, `${path}[${i}]`));
+  const list = [...array(value, path)];
+  list.forEach((v, i) => {
+    if (typeof v !== 'string') fail(`${path}[${i}]`, 'must be a string');
+  });
+  return list as string[];
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], path: string): T {
@@ -175,8 +192,8 @@ function runLengthDecode(
   const out = new Int32Array(length);
   let at = 0;
   for (let i = 0; i < runs.length; i += 2) {
-    const v = integer(runs[i], `${path}[${i}]`, min, max);
-    const count = integer(runs[i + 1], `${path}[${i + 1}]`, 1, length - at);
+    const v = element(runs[i], path, i, min, max);
+    const count = element(runs[i + 1], path, i + 1, 1, length - at);
     out.fill(v, at, at + count);
     at += count;
   }
@@ -189,8 +206,8 @@ function charSet(value: unknown, path: string): CharSet {
   if (ranges.length === 0 || ranges.length % 2 !== 0) fail(path, 'must hold [lo, hi] pairs');
   let previousHi = -2;
   for (let i = 0; i < ranges.length; i += 2) {
-    const lo = integer(ranges[i], `${path}[${i}]`, previousHi + 2, MAX_UNIT);
-    previousHi = integer(ranges[i + 1], `${path}[${i + 1}]`, lo, MAX_UNIT);
+    const lo = element(ranges[i], path, i, previousHi + 2, MAX_UNIT);
+    previousHi = element(ranges[i + 1], path, i + 1, lo, MAX_UNIT);
   }
   return internSet(ranges as number[]);
 }
@@ -298,6 +315,29 @@ function ruleAutomaton(value: unknown, path: string, budget: { states: number })
  * anything malformed. `options` are the compile options, as for compilePack.
  */
 export function loadCompiledPack(data: unknown, options: CompileOptions = {}): CompiledPack {
+  const steps = loadCompiledPackSteps(data, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** Rule states checked between two yields of `loadCompiledPackSteps` (a few ms of work). */
+const STATES_PER_STEP = 20_000;
+
+/**
+ * `loadCompiledPack` in steps, for a caller on a page's main thread: checking
+ * every rule of the built-in packs is one long task, so this yields after
+ * every STATES_PER_STEP rule states and once before assembling; the caller
+ * resumes it from a later task (a timer, `scheduler.yield()`), and the
+ * generator's return value is the pack. The same checks run in the same
+ * order, and nothing is returned half-built. The caller must not change
+ * `data` while stepping (it is read across the steps).
+ */
+export function* loadCompiledPackSteps(
+  data: unknown,
+  options: CompileOptions = {},
+): Generator<void, CompiledPack, void> {
   try {
     const v = object(data, 'pack');
     if (v.format !== SERIALISED_PACK_FORMAT)
@@ -312,12 +352,23 @@ export function loadCompiledPack(data: unknown, options: CompileOptions = {}): C
       fail('pack.rules', `must hold 1 to ${MAX_RULES} rules`);
     }
     const budget = { states: MAX_TOTAL_STATES };
-    const automata = rules.map((r, i) => ruleAutomaton(r, `pack.rules[${i}]`, budget));
+    const automata: RuleAutomaton[] = [];
+    let sinceYield = 0;
+    for (let i = 0; i < rules.length; i++) {
+      const automaton = ruleAutomaton(rules[i], `pack.rules[${i}]`, budget);
+      automata.push(automaton);
+      sinceYield += automaton.nfa.stateCount;
+      if (sinceYield >= STATES_PER_STEP) {
+        sinceYield = 0;
+        yield;
+      }
+    }
     const ids = new Set<string>();
     automata.forEach((a, i) => {
       if (ids.has(a.spec.id)) fail(`pack.rules[${i}].spec.id`, `duplicates "${a.spec.id}"`);
       ids.add(a.spec.id);
     });
+    yield;
     return assembleCompiledPack(name, version, automata, options);
   } catch (error) {
     if (error instanceof CompiledPackError) throw error;

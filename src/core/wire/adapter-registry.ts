@@ -1,7 +1,8 @@
 /**
- * Every wire adapter, in detection order: site-specific adapters (matched by
- * URL) before the API formats whose event shapes they reuse (claude.ai streams
- * look like Anthropic Messages), streams before whole bodies. A response no
+ * Every wire adapter, in the detection order of wire-recognisers.ts
+ * (site-specific adapters, matched by URL, before the API formats whose event
+ * shapes they reuse: claude.ai streams look like Anthropic Messages; streams
+ * before whole bodies). A response no
  * adapter recognises is reported as unguarded by the caller, never treated as
  * safe. Socket.IO messages (Open WebUI) are not HTTP bodies: the WebSocket hook
  * uses `OpenWebUiSocketGuard` from adapters/open-webui-socket.ts directly.
@@ -23,9 +24,11 @@ import { openWebUiHistory } from './adapters/open-webui-history.ts';
 import { ollamaJson, ollamaStream } from './adapters/ollama.ts';
 import { openAiChatJson, openAiChatStream } from './adapters/openai-chat.ts';
 import { openAiResponsesJson, openAiResponsesStream } from './adapters/openai-responses.ts';
+import { openWebUiSocket } from './adapters/open-webui-socket.ts';
 import type { WireAdapter, WireFormat, WireProbe } from './wire-event.ts';
+import { wireRecognisers } from './wire-recognisers.ts';
 
-export const wireAdapters: readonly WireAdapter[] = [
+const adapters: readonly WireAdapter[] = [
   chatgptWeb,
   chatgptWebHistory,
   deepseekWeb,
@@ -50,6 +53,22 @@ export const wireAdapters: readonly WireAdapter[] = [
   geminiApiJson,
   ollamaJson,
 ];
+
+const byId = new Map<string, WireAdapter>(
+  [...adapters, openWebUiSocket].map((adapter) => [adapter.id, adapter]),
+);
+
+/** The adapter of a recogniser (wire-recognisers.ts), by its id; undefined for an unknown id. */
+export function adapterById(id: string): WireAdapter | undefined {
+  return byId.get(id);
+}
+
+/** Every HTTP adapter, in the recognisers' detection order. */
+export const wireAdapters: readonly WireAdapter[] = wireRecognisers.map((recogniser) => {
+  const adapter = byId.get(recogniser.id);
+  if (adapter === undefined) throw new Error(`no adapter for recogniser ${recogniser.id}`);
+  return adapter;
+});
 
 export function detectAdapter(probe: WireProbe): WireAdapter | undefined {
   return wireAdapters.find((adapter) => adapter.detect(probe));

@@ -239,7 +239,18 @@ export class StreamRewriter {
       return event.render(texts);
     } catch (error) {
       // Fail closed: a frame we cannot re-serialise is never passed through with its old text.
-      this.report('render-failed', error instanceof Error ? error.message : String(error));
+      const detail = error instanceof Error ? error.message : String(error);
+      this.report('render-failed', detail);
+      // Also a typed error event (DESIGN.md §3.5: a failure records one), so the audit
+      // log and the popup show the stream was stopped, not merely redacted.
+      const at = spans[0]?.from ?? 0;
+      const failure: GuardEvent = {
+        type: 'error',
+        message: `render-failed: ${detail}`.slice(0, 200),
+        at,
+        pack: `${this.pack.name}@${this.pack.version}`,
+      };
+      this.options.onGuardEvents?.(spans[0]?.ledger.name ?? '', [failure]);
       this.blocked = true;
       return null;
     }

@@ -75,10 +75,16 @@ export interface AdapterSession {
   blockEnding(): string;
 }
 
-export interface WireAdapter {
+/** How a response in one wire format is recognised (wire-recognisers.ts). */
+export interface WireRecogniser {
+  /** Unique among the recognisers (format and framing are not: three adapters read Open WebUI). */
+  readonly id: string;
   readonly format: WireFormat;
   readonly framing: Framing;
   detect(probe: WireProbe): boolean;
+}
+
+export interface WireAdapter extends WireRecogniser {
   open(): AdapterSession;
   /** Required for `length-prefixed` framing (e.g. Gemini web's `)]}'` frames). */
   createFramer?(): Framer;

@@ -17,6 +17,7 @@ import { type CurrentTab, currentTab } from './current-tab.ts';
 import { LiveEvents } from './live-events.tsx';
 import { type LiveView, applyLiveMessage, liveViewOf } from './live-view.ts';
 import { RecentLog } from './recent-log.tsx';
+import { ReferenceOnlyPanel } from './reference-only-panel.tsx';
 import { type SiteState, SiteStatus } from './site-status.tsx';
 import { SiteToggle } from './site-toggle.tsx';
 
@@ -163,6 +164,9 @@ export function Popup() {
           <CountersPanel tab={live.counters.tab} today={live.counters.today} />
           <LiveEvents events={live.events} holding={live.holding} />
         </>
+      ) : null}
+      {siteState === 'active' && view.kind === 'ready' ? (
+        <ReferenceOnlyPanel tabId={view.tab.id} />
       ) : null}
       <RecentLog records={log} filter={filter} onFilterChange={setFilter} />
       <p class="csg-footer">

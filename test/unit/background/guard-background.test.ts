@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openAuditDb } from '../../../src/audit/audit-db.ts';
 import { GuardBackground } from '../../../src/background/guard-background.ts';
 import { LIVE_PORT_NAME, type BackgroundToLive } from '../../../src/protocol/runtime-messages.ts';
-import type { PageGuardEvent, StreamRef } from '../../../src/protocol/page-channel.ts';
+import type { PageGuardEvent, StreamRef } from '../../../src/protocol/guard-reports.ts';
 import { githubPat } from '../cli/synthetic-secrets.ts';
 
 const self = { id: 'csg-id', baseUrl: 'chrome-extension://csg-id/' };

@@ -438,6 +438,7 @@ describe('csg replay --compare', () => {
   it('reports the first difference: a chunk-dependent adapter DIFFERS', () => {
     // A broken framer that keeps only the first character of every network chunk.
     const lossy: WireAdapter = {
+      id: 'lossy-test',
       format: 'openai-chat',
       framing: 'sse',
       detect: () => false,

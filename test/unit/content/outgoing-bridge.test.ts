@@ -8,13 +8,11 @@ import { webcrypto } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { handleOutgoingMessage } from '../../../src/content/outgoing-bridge.ts';
-import { parsePageMessage } from '../../../src/content/parse-page-message.ts';
-import { parseBridgeMessage } from '../../../src/page/parse-bridge-message.ts';
 import { OutgoingReports } from '../../../src/content/outgoing-notices.ts';
 import { insertedText } from '../../../src/content/paste-tracker.ts';
 import { MAX_PASTED_SPANS, PastedSpans, spanForms } from '../../../src/content/pasted-spans.ts';
 import { ReferenceOnlyMarks, createPageDigest } from '../../../src/content/reference-only-marks.ts';
-import type { BridgeToPage } from '../../../src/protocol/page-channel.ts';
+import type { GuardAnswer } from '../../../src/protocol/guard-reports.ts';
 import type { ContentToBackground } from '../../../src/protocol/runtime-messages.ts';
 import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
 
@@ -78,7 +76,7 @@ describe('ReferenceOnlyMarks', () => {
 
 describe('handleOutgoingMessage', () => {
   function deps(answer: 'send' | 'cancel') {
-    const toPage: BridgeToPage[] = [];
+    const toPage: GuardAnswer[] = [];
     const reports: ContentToBackground[] = [];
     const cancelled: string[] = [];
     const spans = new PastedSpans();
@@ -92,7 +90,7 @@ describe('handleOutgoingMessage', () => {
         marks: new ReferenceOnlyMarks(digest),
         conversation: () => '/c',
         ask: () => Promise.resolve(answer),
-        toPage: (m: BridgeToPage) => toPage.push(m),
+        toPage: (m: GuardAnswer) => toPage.push(m),
         report: (m: ContentToBackground) => reports.push(m),
         cancelledNotice: (id: string) => cancelled.push(id),
       },
@@ -146,10 +144,13 @@ describe('handleOutgoingMessage', () => {
     ]);
   });
 
-  it('leaves other messages to the report handler', () => {
-    expect(handleOutgoingMessage({ v: 1, type: 'hello', hooks: [] }, deps('send').deps)).toBe(
-      false,
-    );
+  it('leaves other reports to the report handler', () => {
+    expect(
+      handleOutgoingMessage(
+        { v: 1, type: 'holding', streamId: 's', holding: true },
+        deps('send').deps,
+      ),
+    ).toBe(false);
   });
 });
 
@@ -197,34 +198,5 @@ describe('OutgoingReports', () => {
     expect(out.handle({ v: 1, type: 'stream-end', streamId: 'other', outcome: 'complete' })).toBe(
       false,
     );
-  });
-});
-
-describe('outgoing messages across the private channel', () => {
-  it('the bridge accepts a well-formed outgoing-lookup and rebuilds it', () => {
-    const message = {
-      v: 1,
-      type: 'outgoing-lookup',
-      requestId: 'r-1',
-      texts: ['a'],
-      history: ['a', 'b'],
-    };
-    expect(parsePageMessage({ ...message, extra: 1 })).toEqual(message);
-    expect(parsePageMessage({ ...message, texts: [1] })).toBeUndefined();
-    expect(parsePageMessage({ ...message, requestId: 'bad id' })).toBeUndefined();
-    expect(parsePageMessage({ ...message, history: 'a' })).toBeUndefined();
-  });
-
-  it('the MAIN world accepts a well-formed outgoing-lookup-result only', () => {
-    const message = {
-      v: 1,
-      type: 'outgoing-lookup-result',
-      requestId: 'r',
-      pasted: ['x'],
-      referenceOnly: [0, 2],
-    };
-    expect(parseBridgeMessage(message)).toEqual(message);
-    expect(parseBridgeMessage({ ...message, referenceOnly: [0.5] })).toBeUndefined();
-    expect(parseBridgeMessage({ ...message, pasted: [null] })).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { kindPhrase, matchNoticeText } from '../../../src/content/notice-text.ts';
 import { handlePageMessage, type ReportSinks } from '../../../src/content/page-report-handler.ts';
-import type { PageToBridge } from '../../../src/protocol/page-channel.ts';
+import type { GuardReport } from '../../../src/protocol/guard-reports.ts';
 import type { Translate } from '../../../src/ui/i18n.ts';
 import { awsKeyId } from '../cli/synthetic-secrets.ts';
 
@@ -35,6 +35,11 @@ function sinks() {
     ended: (id) => log.push(`ended:${id}`),
     notice: (key, text, tone, ms) =>
       notices.push({ key, text, tone, ...(ms === undefined ? {} : { ms }) }),
+    dismiss: (prefix) => {
+      for (let i = notices.length - 1; i >= 0; i--) {
+        if (notices[i]?.key.startsWith(prefix)) notices.splice(i, 1);
+      }
+    },
   };
   return { s, log, reported, notices };
 }
@@ -61,7 +66,7 @@ const match = {
 describe('handlePageMessage', () => {
   it('forwards guard events and shows a self-dismissing redaction notice naming the kind and rule', () => {
     const { s, reported, notices } = sinks();
-    const message: PageToBridge = { v: 1, type: 'guard-events', stream, events: [match] };
+    const message: GuardReport = { v: 1, type: 'guard-events', stream, events: [match] };
     handlePageMessage(message, s, translate, 8_000);
     expect(reported).toEqual([{ to: 'background', type: 'guard-events', stream, events: [match] }]);
     expect(notices).toEqual([
@@ -132,9 +137,27 @@ describe('handlePageMessage', () => {
     expect(notices).toEqual([{ key: 's1:failed', text: 'Guard failed.', tone: 'error' }]);
   });
 
-  it('sends nothing for hello', () => {
+  it('a stream that fails shows one failure notice instead of its redaction notices', () => {
+    const { s, notices } = sinks();
+    handlePageMessage({ v: 1, type: 'guard-events', stream, events: [match] }, s, translate, 1);
+    expect(notices.map((n) => n.key)).toEqual([`s1:redact:${match.rule}`]);
+    handlePageMessage(
+      { v: 1, type: 'stream-end', streamId: 's1', outcome: 'failed' },
+      s,
+      translate,
+      1,
+    );
+    expect(notices.map((n) => n.key)).toEqual(['s1:failed']);
+  });
+
+  it('sends nothing for the outgoing questions (outgoing-bridge.ts answers them)', () => {
     const { s, reported, notices } = sinks();
-    handlePageMessage({ v: 1, type: 'hello', hooks: ['fetch'] }, s, translate, 1);
+    handlePageMessage(
+      { v: 1, type: 'outgoing-lookup', requestId: 'r', texts: [], history: [] },
+      s,
+      translate,
+      1,
+    );
     expect(reported).toEqual([]);
     expect(notices).toEqual([]);
   });

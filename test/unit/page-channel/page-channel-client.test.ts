@@ -1,12 +1,11 @@
 /**
  * The MAIN world's end of the channel over a real MessageChannel (Node's), and
- * its check of the bridge's messages: a malformed config never reaches the guard.
+ * its check of the bridge's messages: a malformed answer never reaches a hook.
  */
 import { describe, expect, it } from 'vitest';
 import { createPageChannelClient } from '../../../src/page/page-channel-client.ts';
-import { parseBridgeMessage, parsePageConfig } from '../../../src/page/parse-bridge-message.ts';
+import { parseBridgeMessage } from '../../../src/page/parse-bridge-message.ts';
 import type { BridgeToPage } from '../../../src/protocol/page-channel.ts';
-import { sampleConfig } from './sample-page-config.ts';
 
 function nextMessage(port: MessagePort): Promise<unknown> {
   return new Promise((resolve) => {
@@ -15,35 +14,31 @@ function nextMessage(port: MessagePort): Promise<unknown> {
 }
 
 describe('createPageChannelClient', () => {
-  it('drops messages until a port is attached, then sends them to the bridge', async () => {
-    const received: BridgeToPage[] = [];
-    const client = createPageChannelClient((m) => received.push(m));
+  it('sends nothing until a port is attached (and says so), then sends to the bridge', async () => {
+    const client = createPageChannelClient(() => undefined);
     expect(client.connected).toBe(false);
-    client.send({ v: 1, type: 'hello', hooks: ['fetch'] });
+    expect(client.send({ v: 1, type: 'hello', hooks: ['fetch'] })).toBe(false);
     const { port1, port2 } = new MessageChannel();
     client.attach(port1 as unknown as MessagePort);
     expect(client.connected).toBe(true);
     const arrived = nextMessage(port2 as unknown as MessagePort);
-    client.send({ v: 1, type: 'holding', streamId: 'a', holding: true });
-    expect(await arrived).toEqual({ v: 1, type: 'holding', streamId: 'a', holding: true });
+    const chunk = { v: 1, type: 'guard-chunk', streamId: 'a', text: 'hi' } as const;
+    expect(client.send(chunk)).toBe(true);
+    expect(await arrived).toEqual(chunk);
     port1.close();
   });
 
-  it('passes on a valid config and drops malformed bridge messages', async () => {
+  it('passes on valid bridge messages and drops malformed ones', async () => {
     const received: BridgeToPage[] = [];
     const client = createPageChannelClient((m) => received.push(m));
     const { port1, port2 } = new MessageChannel();
     client.attach(port1 as unknown as MessagePort);
-    port2.postMessage({
-      v: 1,
-      type: 'config',
-      config: { ...sampleConfig, incoming: { secret: 'off' } },
-    });
-    port2.postMessage({ v: 2, type: 'config', config: sampleConfig });
-    port2.postMessage('config');
-    port2.postMessage({ v: 1, type: 'config', config: sampleConfig });
+    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', text: 42 });
+    port2.postMessage({ v: 2, type: 'guard-output', streamId: 's', text: 'x' });
+    port2.postMessage('guard-output');
+    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', text: 'x' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(received).toEqual([{ v: 1, type: 'config', config: sampleConfig }]);
+    expect(received).toEqual([{ v: 1, type: 'guard-output', streamId: 's', text: 'x' }]);
     port1.close();
   });
 
@@ -54,90 +49,48 @@ describe('createPageChannelClient', () => {
     const seen: unknown[] = [];
     (port1 as unknown as { postMessage: (m: unknown) => void }).postMessage = (m) => seen.push(m);
     const arrived = nextMessage(port2 as unknown as MessagePort);
-    client.send({ v: 1, type: 'stream-end', streamId: 'a', outcome: 'complete' });
-    expect(await arrived).toEqual({ v: 1, type: 'stream-end', streamId: 'a', outcome: 'complete' });
+    client.send({ v: 1, type: 'guard-close', streamId: 'a' });
+    expect(await arrived).toEqual({ v: 1, type: 'guard-close', streamId: 'a' });
     expect(seen).toEqual([]);
     port1.close();
   });
 });
 
-/** The outer shape of PageConfig.compiled; the packs' insides are loadCompiledPack's to check. */
-const outerCompiled = {
-  pack: { format: 'csg-compiled-pack' },
-  labels: { name: 'labels', version: '1', minProse: 8, rules: { format: 'csg-compiled-pack' } },
-};
-
-describe('parsePageConfig / parseBridgeMessage', () => {
-  it('keeps the compiled pack the background sent, outer shape checked', () => {
-    const config = { ...sampleConfig, compiled: outerCompiled };
-    const parsed = parsePageConfig(config);
-    expect(parsed).toEqual(config);
-    expect(parseBridgeMessage({ v: 1, type: 'config', config })).toEqual({
-      v: 1,
-      type: 'config',
-      config,
-    });
+describe('parseBridgeMessage', () => {
+  it('accepts each message of the contract, rebuilt with its known fields only', () => {
+    const valid: BridgeToPage[] = [
+      { v: 1, type: 'guard-output', streamId: 's', text: 'a' },
+      { v: 1, type: 'guard-messages', streamId: 's', messages: ['a', 'b'] },
+      { v: 1, type: 'guard-done', streamId: 's' },
+      { v: 1, type: 'guard-failed', streamId: 's' },
+      { v: 1, type: 'request-verdict', requestId: 'r', send: true, body: '{}' },
+      { v: 1, type: 'request-verdict', requestId: 'r', send: false },
+    ];
+    for (const message of valid) {
+      expect(parseBridgeMessage({ ...message, extra: 'x' })).toEqual(message);
+    }
   });
 
-  it('accepts a complete config and copies it', () => {
-    const parsed = parsePageConfig(sampleConfig);
-    expect(parsed).toEqual(sampleConfig);
-    expect(parsed?.packs).not.toBe(sampleConfig.packs);
+  it('drops anything else: wrong version, unknown type, wrong field types', () => {
+    const invalid: unknown[] = [
+      null,
+      'guard-done',
+      [],
+      { v: 2, type: 'guard-done', streamId: 's' },
+      { v: 1, type: 'config', config: {} },
+      { v: 1, type: 'guard-done' },
+      { v: 1, type: 'guard-messages', streamId: 's', messages: [1] },
+      { v: 1, type: 'request-verdict', requestId: 'r', send: true },
+      { v: 1, type: 'request-verdict', requestId: 'r', send: 'yes', body: '' },
+      { v: 1, type: 'request-verdict', send: false },
+    ];
+    for (const message of invalid) expect(parseBridgeMessage(message)).toBeUndefined();
   });
 
-  it.each<[string, unknown]>([
-    [
-      'a missing kind',
-      { ...sampleConfig, incoming: { ...sampleConfig.incoming, secret: undefined } },
-    ],
-    [
-      'an unknown action',
-      { ...sampleConfig, incoming: { ...sampleConfig.incoming, pii: 'allow' } },
-    ],
-    [
-      'a warn action for answers',
-      { ...sampleConfig, incoming: { ...sampleConfig.incoming, pii: 'warn' } },
-    ],
-    ['another version', { ...sampleConfig, version: 2 }],
-    ['packs not strings', { ...sampleConfig, packs: [1] }],
-    ['negative envelope size', { ...sampleConfig, autoEnvelopeMinChars: -1 }],
-    ['no config', null],
-    ['a compiled field that is not an object', { ...sampleConfig, compiled: 'pack' }],
-    [
-      'a compiled field without a pack',
-      { ...sampleConfig, compiled: { labels: outerCompiled.labels } },
-    ],
-    [
-      'a label pack without minProse',
-      {
-        ...sampleConfig,
-        compiled: { ...outerCompiled, labels: { ...outerCompiled.labels, minProse: '8' } },
-      },
-    ],
-  ])('rejects a config with %s', (_name, config) => {
-    expect(parsePageConfig(config)).toBeUndefined();
-  });
-
-  it('checks the other bridge messages too', () => {
-    expect(
-      parseBridgeMessage({ v: 1, type: 'send-decision', requestId: 'r', decision: 'send' }),
-    ).toEqual({
-      v: 1,
-      type: 'send-decision',
-      requestId: 'r',
-      decision: 'send',
-    });
-    expect(
-      parseBridgeMessage({ v: 1, type: 'send-decision', requestId: 'r', decision: 'maybe' }),
-    ).toBeUndefined();
-    expect(
-      parseBridgeMessage({ v: 1, type: 'outgoing-marks', pasted: ['a'], referenceOnly: [] }),
-    ).toEqual({
-      v: 1,
-      type: 'outgoing-marks',
-      pasted: ['a'],
-      referenceOnly: [],
-    });
-    expect(parseBridgeMessage({ v: 1, type: 'guard-events' })).toBeUndefined();
+  it('never takes an inherited field for a missing one', () => {
+    const forged = Object.create({ streamId: 's' }) as Record<string, unknown>;
+    forged.v = 1;
+    forged.type = 'guard-done';
+    expect(parseBridgeMessage(forged)).toBeUndefined();
   });
 });

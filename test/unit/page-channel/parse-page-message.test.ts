@@ -8,81 +8,62 @@ import { describe, expect, it } from 'vitest';
 import { PAGE_MESSAGE_LIMITS, parsePageMessage } from '../../../src/content/parse-page-message.ts';
 import type { PageToBridge } from '../../../src/protocol/page-channel.ts';
 import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
-import { awsKeyId } from '../cli/synthetic-secrets.ts';
 
-const secret = awsKeyId();
-
-const stream = {
-  streamId: '0123abcd',
-  direction: 'in',
-  format: 'openai-chat',
-  conversationId: '',
-  turnId: '',
-} as const;
-
-const match = {
-  type: 'match',
-  rule: 'aws-access-key-id',
-  kind: 'secret',
-  action: 'redact',
-  start: 10,
-  end: 10 + secret.length,
-  pack: 'builtin@1',
-  matched: secret,
-} as const;
+const probe = {
+  url: 'https://chat.example/v1/chat/completions',
+  method: 'POST',
+  contentType: 'text/event-stream',
+  head: 'data: {"object":"chat.completion.chunk"}',
+};
 
 const valid: PageToBridge[] = [
   { v: 1, type: 'hello', hooks: ['fetch', 'xhr'] },
+  { v: 1, type: 'guard-open', streamId: 'ab12', kind: 'wire', recogniser: 'x-y', probe },
   {
     v: 1,
-    type: 'guard-events',
-    stream,
-    events: [match, { type: 'error', message: 'validator threw', at: 3, pack: 'builtin@1' }],
+    type: 'guard-open',
+    streamId: 'ab12',
+    kind: 'plain-text',
+    recogniser: '',
+    probe: { url: '', contentType: '', head: '' },
   },
+  { v: 1, type: 'guard-chunk', streamId: 'ab12', text: 'data: x\n\n' },
+  { v: 1, type: 'guard-message', streamId: 'ab12', message: '42["events",{}]' },
+  { v: 1, type: 'guard-close', streamId: 'ab12' },
+  { v: 1, type: 'guard-cancel', streamId: 'ab12' },
   {
     v: 1,
-    type: 'guard-events',
-    stream,
-    events: [{ type: 'error', rule: 'luhn', message: 'x', at: 0, pack: 'p' }],
-  },
-  { v: 1, type: 'holding', streamId: 'abc', holding: true },
-  { v: 1, type: 'stream-end', streamId: 'abc', outcome: 'blocked' },
-  { v: 1, type: 'wire-issue', streamId: 'abc', kind: 'unrecognised-frame', detail: 'ping' },
-  {
-    v: 1,
-    type: 'confirm-send',
+    type: 'request-guard',
     requestId: 'r1',
-    findings: [{ rule: 'aws-access-key-id', kind: 'secret', matched: secret }],
+    request: { url: probe.url, method: 'POST', contentType: 'application/json' },
+    body: '{"messages":[]}',
   },
 ];
-
-function guardEvents(event: Record<string, unknown>): unknown {
-  return { v: 1, type: 'guard-events', stream, events: [event] };
-}
 
 describe('parsePageMessage: valid messages', () => {
   it.each(valid.map((m) => [m.type, m]))('accepts %s unchanged', (_type, message) => {
     expect(parsePageMessage(structuredClone(message))).toEqual(message);
   });
 
-  it('counts matched text in code points, not UTF-16 units', () => {
-    const astral = '\u{1F511}key';
-    const message = guardEvents({ ...match, start: 0, end: 4, matched: astral });
-    expect(parsePageMessage(message)).toEqual(message);
-  });
-
   it('returns a fresh object holding only the known fields', () => {
-    const input = { ...valid[3], extra: 'x', streamId: 'abc' } as Record<string, unknown>;
+    const input = { ...valid[3], extra: 'x' } as Record<string, unknown>;
     const parsed = parsePageMessage(input);
     expect(parsed).toEqual(valid[3]);
     expect(parsed).not.toBe(input);
     expect(parsed).not.toHaveProperty('extra');
-    const withExtraEvent = parsePageMessage(guardEvents({ ...match, note: 'ignored' }));
-    expect(withExtraEvent).toEqual(guardEvents(match));
+    const open = parsePageMessage({ ...valid[1], probe: { ...probe, note: 'ignored' } });
+    expect(open).toEqual(valid[1]);
   });
 });
 
 describe('parsePageMessage: malformed input is dropped', () => {
+  const chunk = (fields: Record<string, unknown>) => ({
+    v: 1,
+    type: 'guard-chunk',
+    streamId: 'a',
+    text: 'x',
+    ...fields,
+  });
   const cases: [string, unknown][] = [
     ['undefined', undefined],
     ['null', null],
@@ -92,69 +73,19 @@ describe('parsePageMessage: malformed input is dropped', () => {
     ['another version', { v: 2, type: 'hello', hooks: [] }],
     ['version as string', { v: '1', type: 'hello', hooks: [] }],
     ['unknown type', { v: 1, type: 'config', config: {} }],
+    ['a report the page must not send', { v: 1, type: 'holding', streamId: 'a', holding: true }],
     ['hooks not strings', { v: 1, type: 'hello', hooks: [1] }],
-    ['holding not boolean', { v: 1, type: 'holding', streamId: 'a', holding: 'yes' }],
-    ['stream id with odd characters', { v: 1, type: 'holding', streamId: 'a b', holding: true }],
-    ['empty stream id', { v: 1, type: 'holding', streamId: '', holding: true }],
-    ['unknown outcome', { v: 1, type: 'stream-end', streamId: 'a', outcome: 'done' }],
-    ['no events', { v: 1, type: 'guard-events', stream, events: [] }],
-    ['events not a list', { v: 1, type: 'guard-events', stream, events: match }],
-    ['stream missing', { v: 1, type: 'guard-events', events: [match] }],
-    [
-      'bad direction',
-      { v: 1, type: 'guard-events', stream: { ...stream, direction: 'up' }, events: [match] },
-    ],
-    ['unknown kind', guardEvents({ ...match, kind: 'weather' })],
-    ['unknown action', guardEvents({ ...match, action: 'off' })],
-    ['negative start', guardEvents({ ...match, start: -1 })],
-    ['fractional end', guardEvents({ ...match, end: 10.5 })],
-    ['end before start', guardEvents({ ...match, start: 30, end: 20, matched: '' })],
-    ['matched longer than the span', guardEvents({ ...match, end: match.end - 1 })],
-    ['matched missing', guardEvents({ ...match, matched: undefined })],
-    ['event of unknown type', guardEvents({ ...match, type: 'hold' })],
-    ['error without message', guardEvents({ type: 'error', at: 0, pack: 'p' })],
-    [
-      'error with numeric rule',
-      guardEvents({ type: 'error', rule: 7, message: 'm', at: 0, pack: 'p' }),
-    ],
-    ['empty rule id', guardEvents({ ...match, rule: '' })],
-    [
-      'too many events',
-      {
-        v: 1,
-        type: 'guard-events',
-        stream,
-        events: Array.from({ length: PAGE_MESSAGE_LIMITS.events + 1 }, () => match),
-      },
-    ],
-    [
-      'an oversized detail',
-      {
-        v: 1,
-        type: 'wire-issue',
-        streamId: 'a',
-        kind: 'k',
-        detail: 'x'.repeat(PAGE_MESSAGE_LIMITS.detail + 1),
-      },
-    ],
-    [
-      'an oversized matched text',
-      guardEvents({
-        ...match,
-        start: 0,
-        end: PAGE_MESSAGE_LIMITS.matched + 1,
-        matched: 'x'.repeat(PAGE_MESSAGE_LIMITS.matched + 1),
-      }),
-    ],
-    [
-      'a finding with an unknown kind',
-      {
-        v: 1,
-        type: 'confirm-send',
-        requestId: 'r',
-        findings: [{ rule: 'a', kind: 'x', matched: '' }],
-      },
-    ],
+    ['stream id with odd characters', chunk({ streamId: 'a b' })],
+    ['empty stream id', chunk({ streamId: '' })],
+    ['text not a string', chunk({ text: new Uint8Array(2) })],
+    ['oversized text', chunk({ text: 'x'.repeat(PAGE_MESSAGE_LIMITS.chunk + 1) })],
+    ['unknown kind', { ...valid[1], kind: 'pipe' }],
+    ['probe missing', { ...valid[1], probe: undefined }],
+    ['probe head not a string', { ...valid[1], probe: { ...probe, head: 1 } }],
+    ['recogniser not a string', { ...valid[1], recogniser: 3 }],
+    ['request missing its method', { ...valid[7], request: { url: 'u', contentType: '' } }],
+    ['request body not a string', { ...valid[7], body: {} }],
+    ['request id with odd characters', { ...valid[7], requestId: 'r 1' }],
   ];
   it.each(cases)('drops %s', (_name, input) => {
     expect(parsePageMessage(input)).toBeUndefined();
@@ -168,20 +99,22 @@ describe('parsePageMessage: malformed input is dropped', () => {
   });
 
   it('never throws and only returns messages it can re-parse identically, for any JSON', () => {
-    const known = fc.constantFrom('hello', 'guard-events', 'holding', 'stream-end', 'wire-issue');
-    const field = fc.oneof(fc.jsonValue(), known, fc.constant(1));
+    const known = fc.constantFrom(...valid.map((m) => m.type));
+    const field = fc.oneof(fc.jsonValue(), known, fc.constant(1), fc.constant('ab'));
     const messageLike = fc.record(
       {
         v: fc.oneof(fc.constant(1), fc.jsonValue()),
         type: known,
         streamId: field,
-        holding: field,
-        outcome: field,
+        requestId: field,
+        kind: fc.oneof(field, fc.constantFrom('wire', 'plain-text', 'socket')),
+        recogniser: field,
+        probe: fc.oneof(field, fc.constant(probe)),
+        text: field,
+        message: field,
         hooks: field,
-        stream: field,
-        events: field,
-        kind: field,
-        detail: field,
+        request: field,
+        body: field,
       },
       { requiredKeys: [] },
     );

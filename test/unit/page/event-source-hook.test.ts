@@ -9,8 +9,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { detectAdapter } from '../../../src/core/wire/adapter-registry.ts';
-import type { WireAdapter } from '../../../src/core/wire/wire-event.ts';
-import { createWireTransform } from '../../../src/core/wire/wire-transform.ts';
+import type { WireRecogniser } from '../../../src/core/wire/wire-event.ts';
 import {
   installEventSourceHook,
   sseTextOf,
@@ -21,17 +20,18 @@ import type { ByteGuard } from '../../../src/page/guarded-response.ts';
 import { fakeGithubToken, scriptedAnswer } from '../../mock-chat/scripted-answers.ts';
 import { anthropicSse, openAiChatSse } from '../../mock-chat/wire-answers.ts';
 import { createFakeEventSourceRealm } from './fake-sources.ts';
+import { localWireGuard } from '../../support/local-guards.ts';
 
 const token = fakeGithubToken();
 
-function hookedRealm(createWireGuard?: (adapter: WireAdapter) => ByteGuard) {
+function hookedRealm(createWireGuard?: (recogniser: WireRecogniser) => ByteGuard) {
   const fakes = createFakeEventSourceRealm();
   const native = fakes.EventSource;
   const stats = newFetchHookStats();
   const target = { ...fakes, MessageEvent, Event, Function };
   installEventSourceHook(target as unknown as EventSourceHookTarget, {
     detectAdapter,
-    createWireGuard: createWireGuard ?? ((adapter) => createWireTransform(adapter, getCorePack())),
+    createWireGuard: createWireGuard ?? localWireGuard,
     stats,
   });
   return { EventSource: target.EventSource, EventTarget: fakes.EventTarget, native, stats };
@@ -129,8 +129,8 @@ describe('installEventSourceHook', () => {
 
   it('fails closed when the guard fails: closed, an error event, nothing after', async () => {
     let chunks = 0;
-    const { EventSource, stats } = hookedRealm((adapter) => {
-      const inner = createWireTransform(adapter, getCorePack());
+    const { EventSource, stats } = hookedRealm((recogniser) => {
+      const inner = localWireGuard(recogniser);
       const breaker = new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           if (++chunks === 4) throw new Error('rule crashed');

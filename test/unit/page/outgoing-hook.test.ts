@@ -1,38 +1,19 @@
 /**
- * The send hook the fetch hook calls (src/page/outgoing-hook.ts): unrecognised
- * requests are not touched (no promise, no delay); a recognised one is guarded on
- * a copy (the page's Request and init keep their bodies), its bridge round trips
- * are matched by id, and a refusal rejects like a network error (TypeError).
+ * The send hook the fetch hook calls (src/page/outgoing-hook.ts), composed with the
+ * ISOLATED world's request host (src/content/request-host.ts) as bridge.ts wires
+ * them: unrecognised requests are not touched (no promise, no delay); a recognised
+ * one is guarded on a copy (the page's Request and init keep their bodies), its
+ * round trips to the marks and the person are matched by id, and a refusal rejects
+ * like a network error (TypeError).
  */
 import { describe, expect, it } from 'vitest';
-import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { createOutgoingHook } from '../../../src/page/outgoing-hook.ts';
-import type { BridgeToPage, PageToBridge } from '../../../src/protocol/page-channel.ts';
+import type { GuardAnswer, GuardReport } from '../../../src/protocol/guard-reports.ts';
 import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
+import { hookWith } from '../../support/outgoing-pair.ts';
 
 const URL_CHAT = 'https://chat.example/v1/chat/completions';
 
-function hookWith(options: { connected?: boolean; answer?: (m: PageToBridge) => BridgeToPage[] }) {
-  const sent: PageToBridge[] = [];
-  let n = 0;
-  const hook = createOutgoingHook({
-    setup: () => ({ pack: getCorePack(), policy: {}, renderer: 'json', labels: () => undefined }),
-    send: (message) => {
-      sent.push(message);
-      // Answers arrive asynchronously, as over a MessagePort.
-      for (const reply of options.answer?.(message) ?? []) {
-        queueMicrotask(() => hook.receive(reply));
-      }
-    },
-    connected: () => options.connected ?? true,
-    newId: () => `id${String(++n)}`,
-    setTimeout: (callback, ms) => setTimeout(callback, ms),
-    baseUrl: () => 'https://chat.example/c/1',
-  });
-  return { hook, sent };
-}
-
-const noMarks = (m: PageToBridge): BridgeToPage[] =>
+const noMarks = (m: GuardReport): GuardAnswer[] =>
   m.type === 'outgoing-lookup'
     ? [
         {
@@ -112,16 +93,18 @@ describe('createOutgoingHook', () => {
     ]);
   });
 
-  it('ignores answers with unknown ids; without a bridge, a warn is cancelled, not held', async () => {
-    const mail = ['jane.doe', 'mailbox.org'].join('@');
-    const { hook } = hookWith({ connected: false });
-    hook.receive({ v: 1, type: 'send-decision', requestId: 'nobody', decision: 'send' });
-    await expect(hook.prepare(URL_CHAT, chatInit(`mail ${mail}`))).rejects.toBeInstanceOf(
-      TypeError,
-    );
-    // Nothing to warn about: sent without any lookup.
+  it('ignores answers with unknown ids', async () => {
+    const { hook, host } = hookWith({ answer: noMarks });
+    host.receive({ v: 1, type: 'send-decision', requestId: 'nobody', decision: 'send' });
     const args = await hook.prepare(URL_CHAT, chatInit('fine'));
     expect(await (args?.[0] as Request).text()).toContain('fine');
+  });
+
+  it('without the channel to the bridge, refuses every recognised request', async () => {
+    const { hook, sent } = hookWith({ connected: false });
+    await expect(hook.prepare(URL_CHAT, chatInit('fine'))).rejects.toBeInstanceOf(TypeError);
+    expect(sent).toEqual([]);
+    expect(hook.prepare('https://chat.example/api/status', undefined)).toBeUndefined();
   });
 
   it('refuses a stream body it cannot read without taking it from the page', async () => {

@@ -13,6 +13,7 @@ import {
 } from '../../../src/core/wire/adapters/open-webui-socket.ts';
 import { newFetchHookStats } from '../../../src/page/fetch-hook.ts';
 import type { SocketMessageGuard } from '../../../src/page/page-hook-options.ts';
+import type { SocketSink } from '../../../src/page/remote-guard.ts';
 import {
   installWebSocketHook,
   type WebSocketHookTarget,
@@ -23,15 +24,46 @@ import { createFakeEventSourceRealm, FakeCloseEvent } from './fake-sources.ts';
 
 const token = fakeGithubToken();
 
-function hookedRealm(makeGuard?: () => SocketMessageGuard) {
+/** A socket guard that answers synchronously (the extension's answers come later). */
+interface LocalSocketGuard {
+  push(message: string): string[];
+  end(): string[];
+}
+
+/**
+ * `inner` as the hook sees a guard: its output goes to the sink, now or (`later`)
+ * in a microtask, the way the ISOLATED world's answers arrive over the port.
+ */
+function asHookGuard(
+  inner: LocalSocketGuard,
+  sink: SocketSink,
+  later: boolean,
+): SocketMessageGuard {
+  const run = (work: () => void) => (later ? queueMicrotask(work) : work());
+  return {
+    push: (message) => {
+      const out = inner.push(message);
+      run(() => sink.deliver(out));
+    },
+    end: () => {
+      const out = inner.end();
+      run(() => {
+        sink.deliver(out);
+        sink.done();
+      });
+    },
+  };
+}
+
+function hookedRealm(makeGuard?: () => LocalSocketGuard, later = false) {
   const fakes = createFakeEventSourceRealm();
   const native = fakes.WebSocket;
   const stats = newFetchHookStats();
   const target = { ...fakes, MessageEvent, CloseEvent: FakeCloseEvent, Event, Function };
   installWebSocketHook(target as unknown as WebSocketHookTarget, {
-    createSocketGuard: (probe) =>
+    createSocketGuard: (probe, sink) =>
       openWebUiSocket.detect(probe)
-        ? (makeGuard?.() ?? new OpenWebUiSocketGuard(getCorePack()))
+        ? asHookGuard(makeGuard?.() ?? new OpenWebUiSocketGuard(getCorePack()), sink, later)
         : undefined,
     stats,
   });
@@ -71,6 +103,23 @@ describe('installWebSocketHook', () => {
     expect(got.length).toBe(messages.length);
     expect(seen.closes).toEqual([1000]);
     expect(stats.wireGuarded).toBe(1);
+  });
+
+  it('with answers that come later: every message in order, then the close event', async () => {
+    const { WebSocket } = hookedRealm(undefined, true);
+    const socket = new WebSocket('ws://127.0.0.1:8080/ws/socket.io/');
+    const seen = listen(socket);
+    const messages = openWebUiSocketMessages(scriptedAnswer('secret'));
+    for (const message of messages) socket.emit(message);
+    socket.closeFromServer(1000);
+    // Nothing yet: the guard's answers have not arrived, and the close waits for them.
+    expect(seen.closes).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const got = seen.viaProperty as string[];
+    expect(got.length).toBe(messages.length);
+    expect(textOfSocketMessages(got)).toContain('[redacted:github-pat]');
+    expect(got.join('\n')).not.toContain(token.slice(4, 14));
+    expect(seen.closes).toEqual([1000]);
   });
 
   it('delivers a benign answer unchanged', () => {

@@ -9,8 +9,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { detectAdapter } from '../../../src/core/wire/adapter-registry.ts';
-import type { WireAdapter, WireProbe } from '../../../src/core/wire/wire-event.ts';
-import { createWireTransform } from '../../../src/core/wire/wire-transform.ts';
+import type { WireRecogniser, WireProbe } from '../../../src/core/wire/wire-event.ts';
 import { newFetchHookStats } from '../../../src/page/fetch-hook.ts';
 import type { ByteGuard } from '../../../src/page/guarded-response.ts';
 import { installXhrHook, type XhrHookTarget } from '../../../src/page/xhr-hook.ts';
@@ -25,14 +24,15 @@ import {
   type FakeXhr,
   type FakeXhrClass,
 } from './fake-xhr.ts';
+import { localWireGuard } from '../../support/local-guards.ts';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'r-7' };
 const token = fakeGithubToken();
 const secretSse = () => openAiChatSse(scriptedAnswer('secret'));
 
 interface Options {
-  createWireGuard?: (adapter: WireAdapter, probe: WireProbe) => ByteGuard;
-  detectAdapter?: (probe: WireProbe) => WireAdapter | undefined;
+  createWireGuard?: (adapter: WireRecogniser, probe: WireProbe) => ByteGuard;
+  detectAdapter?: (probe: WireProbe) => WireRecogniser | undefined;
 }
 
 function hookedRealm(overrides: Options = {}) {
@@ -52,7 +52,7 @@ function hookedRealm(overrides: Options = {}) {
       probes.push(probe);
       return detectAdapter(probe);
     },
-    createWireGuard: (adapter) => createWireTransform(adapter, getCorePack()),
+    createWireGuard: localWireGuard,
     stats,
     ...overrides,
   });
@@ -230,8 +230,8 @@ describe('installXhrHook: guarded answers', () => {
   it('fails closed when the guard fails mid-stream: error event, nothing after it', async () => {
     let calls = 0;
     const { Xhr, stats } = hookedRealm({
-      createWireGuard: (adapter) => {
-        const inner = createWireTransform(adapter, getCorePack());
+      createWireGuard: (recogniser) => {
+        const inner = localWireGuard(recogniser);
         const breaker = new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
             if (++calls === 3) throw new Error('rule crashed');

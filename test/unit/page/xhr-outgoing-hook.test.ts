@@ -5,10 +5,9 @@
  * `loadend`; a synchronous recognised send fails closed at once.
  */
 import { describe, expect, it } from 'vitest';
-import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { createOutgoingHook } from '../../../src/page/outgoing-hook.ts';
 import { installXhrOutgoingHook } from '../../../src/page/xhr-outgoing-hook.ts';
 import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
+import { hookWith } from '../../support/outgoing-pair.ts';
 
 function fakeRealm() {
   const sends: unknown[] = [];
@@ -34,22 +33,22 @@ function fakeRealm() {
 }
 
 function hook(decision: 'send' | 'cancel' = 'cancel') {
-  const outgoing = createOutgoingHook({
-    setup: () => ({ pack: getCorePack(), policy: {}, renderer: 'json', labels: () => undefined }),
-    send: (message) => {
-      if (message.type === 'confirm-send') {
-        queueMicrotask(() =>
-          outgoing.receive({ v: 1, type: 'send-decision', requestId: message.requestId, decision }),
-        );
-      }
-    },
-    // No bridge lookups: the test is about the XHR plumbing.
-    connected: () => false,
-    newId: () => 'id',
-    setTimeout: (callback, ms) => setTimeout(callback, ms),
-    baseUrl: () => 'https://chat.example/',
-  });
-  return outgoing;
+  return hookWith({
+    answer: (message) =>
+      message.type === 'confirm-send'
+        ? [{ v: 1, type: 'send-decision', requestId: message.requestId, decision }]
+        : message.type === 'outgoing-lookup'
+          ? [
+              {
+                v: 1,
+                type: 'outgoing-lookup-result',
+                requestId: message.requestId,
+                pasted: [],
+                referenceOnly: [],
+              },
+            ]
+          : [],
+  }).hook;
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));

@@ -11,6 +11,7 @@ const token = 'ghp_' + 'EXAMPLEexample'.repeat(2) + '01234567';
 
 /** `{"t": text, "end"?: true}` frames on one channel `a`; `end` closes it. */
 const toyAdapter: WireAdapter = {
+  id: 'toy-test',
   format: 'openai-chat',
   framing: 'sse',
   detect: () => true,
@@ -55,5 +56,37 @@ describe('StreamRewriter', () => {
     const replay = replayBody(ending, pack, [body]);
     expect(replay.output).toContain('{"t":"[redacted:github-pat] later"}');
     expect(replay.issues).toEqual([{ kind: 'channel-reopened', detail: 'a' }]);
+  });
+});
+
+describe('StreamRewriter: a frame that cannot be rewritten', () => {
+  it('stops the stream there and reports a render-failed issue and an error event', () => {
+    const unrenderable: WireAdapter = {
+      ...toyAdapter,
+      open: () => {
+        const inner = toyAdapter.open();
+        return {
+          ...inner,
+          decode(frame) {
+            const event = inner.decode(frame);
+            return {
+              ...event,
+              render: () => {
+                throw new Error('cannot re-serialise');
+              },
+            };
+          },
+        };
+      },
+    };
+    const body = `data: {"t":"hello "}\n\ndata: {"t":"${token} later"}\n\ndata: {"t":"after"}\n\n`;
+    const replay = replayBody(unrenderable, pack, [body]);
+    expect(replay.output).toContain('{"t":"hello "}');
+    expect(replay.output).not.toContain('EXAMPLE');
+    expect(replay.output).not.toContain('after');
+    expect(replay.issues).toEqual([{ kind: 'render-failed', detail: 'cannot re-serialise' }]);
+    expect(replay.events.map((e) => e.event)).toContainEqual(
+      expect.objectContaining({ type: 'error', message: 'render-failed: cannot re-serialise' }),
+    );
   });
 });

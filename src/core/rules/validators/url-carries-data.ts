@@ -12,11 +12,15 @@
  *   several of each, or (query, fragment) any unbroken run of 32+;
  * - in a query: a value of 24+ characters, or a token of 8+ letters and
  *   digits mixed (`abc123xyz`), or quotes and braces (serialised data);
+ *   except a search in qualifier syntax (`q=is:pr+is:merged+label:"bug"`,
+ *   `search-query.ts`): a person's search on a code host or mail client,
+ *   which READMEs link to, with no digit and only plain words besides;
  * - in a sub-domain: an unhyphenated label part of 32+ characters, or of 20+
  *   mixing letters and digits (DNS is case-insensitive: hex or base32).
  * Hyphenated slugs, file names and single-case ids (commit hashes, UUIDs,
  * extension ids) in a path are not data: documentation links are full of them.
  */
+import { isSearchQuery } from './search-query.ts';
 
 function percentDecoded(s: string): string {
   try {
@@ -71,6 +75,7 @@ function queryCarriesData(query: string, depth: number): boolean {
       if (nested) return true;
       continue;
     }
+    if (isSearchQuery(decoded)) continue;
     if (value.length >= 24 || wordGaps(decoded) >= 1 || /['"<>{}|\\^`]/.test(decoded)) return true;
     if (encodedBlob(value, true)) return true;
     if (/[A-Za-z0-9]{8,}/.test(value) && /[A-Za-z]/.test(value) && /[0-9]/.test(value)) {

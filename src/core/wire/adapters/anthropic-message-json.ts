@@ -6,6 +6,7 @@
  * before any text could be released gives the same message with its text
  * emptied and `stop_reason: "refusal"`.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import { isRecord } from '../sse-json-render.ts';
 import { type LocatedText, locatedJsonEvent } from '../located-text.ts';
 import { type WireAdapter, passThrough } from '../wire-event.ts';
@@ -27,15 +28,7 @@ function messageSlots(json: Record<string, unknown>): Located[] {
 }
 
 export const anthropicMessageJson: WireAdapter = {
-  format: 'anthropic',
-  framing: 'whole-body',
-  detect: (probe) =>
-    probe.contentType.includes('application/json') &&
-    !probe.url.includes('/chat_conversations') &&
-    // A Responses API body nests `"type":"message"` items too.
-    !/"object"\s*:\s*"response"/.test(probe.head) &&
-    (/\/v1\/messages(?:[?#]|$)/.test(probe.url) ||
-      (/"type"\s*:\s*"message"/.test(probe.head) && /"role"\s*:\s*"assistant"/.test(probe.head))),
+  ...recognisers.anthropicMessageJson,
   open: () => {
     let pending: { json: Record<string, unknown>; located: Located[]; raw: string } | undefined;
     let emitted = false;

@@ -6,6 +6,7 @@
  * ends like a refusal: the open text block stops, then `message_delta` with
  * `stop_reason: "refusal"` and `message_stop`.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
 import {
@@ -100,10 +101,6 @@ export function anthropicSession(): AdapterSession {
 }
 
 export const anthropicMessages: WireAdapter = {
-  format: 'anthropic',
-  framing: 'sse',
-  detect: (probe) =>
-    probe.contentType.includes('text/event-stream') &&
-    (probe.head.includes('event: message_start') || probe.head.includes('"type":"message_start"')),
+  ...recognisers.anthropicMessages,
   open: anthropicSession,
 };

@@ -12,6 +12,7 @@
  * Citation offsets into a changed text are moved or dropped (`citation-offsets.ts`).
  * Every other byte of the body is kept.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import { type OffsetRef, findOffsetRefs, offsetEdits } from '../citation-offsets.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import { type JsonEdit, editJson } from '../json-value-edit.ts';
@@ -55,18 +56,8 @@ function locate(json: unknown): Located[] | null {
   return found;
 }
 
-const HISTORY_URL = /\/backend-(?:api|anon|alt)\/conversation\/[0-9A-Za-z-]{8,}(?:[?#]|$)/;
-
 export const chatgptWebHistory: WireAdapter = {
-  format: 'chatgpt-web',
-  framing: 'whole-body',
-  detect: (probe) =>
-    probe.contentType.includes('application/json') &&
-    (HISTORY_URL.test(probe.url) ||
-      // A capture without its URL: the conversation document opens with its title and tree.
-      (probe.url === '' &&
-        /^\s*\{"title": ?"/.test(probe.head) &&
-        /"mapping": ?\{/.test(probe.head))),
+  ...recognisers.chatgptWebHistory,
   open: () => {
     let pending: { raw: string; located: Located[] } | undefined;
     return {

@@ -35,6 +35,7 @@
  * terminator on the WebSocket path, §1.7) and `data: [DONE]`; the old format gets a
  * last whole envelope with the guarded text and a finished status, then `[DONE]`.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import { type OffsetRef, findOffsetRefs, offsetEdits } from '../citation-offsets.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import { type JsonEdit, editJson } from '../json-value-edit.ts';
@@ -641,18 +642,7 @@ function finalEnvelope(data: string): unknown {
   return envelope;
 }
 
-const STREAM_URL =
-  /\/backend-(?:api|anon|alt)\/(?:(?:f\/)?conversation(?:\/resume)?|feed\/(?:card\/[^/?#]+|feedback)\/conversation)(?:[?#]|$)/;
-
-/** A capture without its URL: the v1 preamble, or an old-format envelope first (§1.3, §1.5). */
-const STREAM_HEAD =
-  /(?:^|\n)event: ?delta_encoding\r?\n|(?:^|\n)data: ?\{"message": ?\{"id": ?"[^"]*", ?"author": ?\{/;
-
 export const chatgptWeb: WireAdapter = {
-  format: 'chatgpt-web',
-  framing: 'sse',
-  detect: (probe) =>
-    probe.contentType.includes('text/event-stream') &&
-    (STREAM_URL.test(probe.url) || STREAM_HEAD.test(probe.head)),
+  ...recognisers.chatgptWeb,
   open: chatgptSession,
 };

@@ -21,6 +21,7 @@
  * §3.8). Citations with `start_index`/`end_index` reaching past a change are
  * collapsed to an empty range (json-structural-edit.ts).
  */
+import { recognisers } from '../wire-recognisers.ts';
 import { type JsonPath, replaceStrings } from '../json-string-span.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
@@ -60,10 +61,6 @@ const CLAUDE_EVENTS = new Set([
   'cache_performance',
   'mcp_auth_required',
 ]);
-
-const ORG_CONVERSATION = String.raw`\/api\/organizations\/[^/]+\/chat_conversations\/[^/?#]+`;
-const COMPLETION_URL = new RegExp(`${ORG_CONVERSATION}\\/(?:retry_)?completion(?:[?#]|$)`);
-const CONVERSATION_URL = new RegExp(`${ORG_CONVERSATION}(?:[?#]|$)`);
 
 function lineEndOf(raw: string): string {
   if (raw.endsWith('\r\n')) return '\r\n';
@@ -128,11 +125,7 @@ function streamSession(): AdapterSession {
 }
 
 export const claudeWebStream: WireAdapter = {
-  format: 'claude-web',
-  framing: 'sse',
-  detect: (probe) =>
-    COMPLETION_URL.test(probe.url) &&
-    (probe.contentType.includes('text/event-stream') || /^\s*(?:event|data):/.test(probe.head)),
+  ...recognisers.claudeWebStream,
   open: streamSession,
 };
 
@@ -199,12 +192,7 @@ function renderHistory(
 
 /** The conversation JSON a page loads to render (or reload) a thread. */
 export const claudeWebHistory: WireAdapter = {
-  format: 'claude-web',
-  framing: 'whole-body',
-  detect: (probe) =>
-    CONVERSATION_URL.test(probe.url) &&
-    (probe.method === undefined || probe.method.toUpperCase() === 'GET') &&
-    probe.contentType.includes('application/json'),
+  ...recognisers.claudeWebHistory,
   open: () => {
     let pending: { raw: string; json: unknown; located: Located[] } | undefined;
     let emitted = false;

@@ -11,6 +11,7 @@
  * `message:<id>:thinking`, `message:<id>:fragment:<k>`). The user's own messages are
  * never rewritten (DESIGN.md §3.8); search results and every other byte pass through.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import { type JsonEdit, editJson } from '../json-value-edit.ts';
 import { isRecord } from '../sse-json-render.ts';
@@ -79,16 +80,7 @@ function render(raw: string, located: readonly Located[], texts: readonly string
 }
 
 export const deepseekWebHistory: WireAdapter = {
-  format: 'deepseek-web',
-  framing: 'whole-body',
-  detect: (probe) =>
-    probe.contentType.includes('application/json') &&
-    (/\/api\/v0\/chat\/history_messages(?:[?#]|$)/.test(probe.url) ||
-      // A capture without its URL: the API envelope around `chat_session` and `chat_messages`.
-      (probe.url === '' &&
-        probe.head.includes('"biz_data"') &&
-        /"chat_session" ?:/.test(probe.head) &&
-        /"chat_messages" ?:/.test(probe.head))),
+  ...recognisers.deepseekWebHistory,
   open: () => {
     let pending: { raw: string; located: Located[] } | undefined;
     return {

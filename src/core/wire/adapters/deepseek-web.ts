@@ -25,6 +25,7 @@
  * used: it makes the page withdraw the whole answer as the provider's own recall
  * (§4.3, the DeepSeeker note), which is not what happened.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import { type JsonEdit } from '../json-value-edit.ts';
 import { PatchCursor, joinPath } from '../patch-cursor.ts';
@@ -363,16 +364,7 @@ function deepseekSession(): AdapterSession {
   };
 }
 
-const STREAM_URL =
-  /\/api\/v0\/chat\/(?:completion|edit_message|regenerate|continue|resume_stream)(?:[?#]|$)/;
-
 export const deepseekWeb: WireAdapter = {
-  format: 'deepseek-web',
-  framing: 'sse',
-  detect: (probe) =>
-    probe.contentType.includes('text/event-stream') &&
-    (STREAM_URL.test(probe.url) ||
-      (/(?:^|\n)event: ?ready\r?\n/.test(probe.head) &&
-        probe.head.includes('"response_message_id"'))),
+  ...recognisers.deepseekWeb,
   open: deepseekSession,
 };

@@ -15,6 +15,7 @@
  * (`:streamGenerateContent`) or one chunk (`:generateContent`): the JSON
  * adapter guards it as a whole body.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import { type JsonPath, replaceStrings } from '../json-string-span.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
@@ -135,23 +136,13 @@ function streamSession(): AdapterSession {
 }
 
 export const geminiApiStream: WireAdapter = {
-  format: 'gemini-api',
-  framing: 'sse',
-  detect: (probe) =>
-    probe.contentType.includes('text/event-stream') &&
-    (/:streamGenerateContent\?(?:[^#]*&)?alt=sse/.test(probe.url) ||
-      /^\s*data:\s*\{\s*"candidates"\s*:/.test(probe.head)),
+  ...recognisers.geminiApiStream,
   open: streamSession,
 };
 
 /** The non-SSE bodies: a JSON array of chunks, or one chunk (`:generateContent`). */
 export const geminiApiJson: WireAdapter = {
-  format: 'gemini-api',
-  framing: 'whole-body',
-  detect: (probe) =>
-    probe.contentType.includes('application/json') &&
-    /\/models\/[^/:]+:(?:stream)?[gG]enerateContent(?:[?#]|$)/.test(probe.url) &&
-    !/[?&]alt=sse/.test(probe.url),
+  ...recognisers.geminiApiJson,
   open: () => {
     let emitted = false;
     let like: Record<string, unknown> = {};

@@ -25,6 +25,7 @@
  * ends the same way: the last answer frame the page saw is sent again with
  * status 2 (its text is what the page already shows), then an `e` trailer.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import {
   ANTI_HIJACK_PREFIX,
   LengthPrefixedFramer,
@@ -241,15 +242,7 @@ export function geminiWebSession(): AdapterSession {
 }
 
 export const geminiWeb: WireAdapter = {
-  format: 'gemini-web',
-  framing: 'length-prefixed',
-  // The URL when the page hook knows it; otherwise (a bare capture) the body: StreamGenerate
-  // answers carry rpc id null (`["wrb.fr",null,…`), `batchexecute` answers a named rpc id.
-  detect: (probe) =>
-    /\/StreamGenerate(?:[?#]|$)/.test(probe.url) ||
-    (!/\/batchexecute(?:[?#]|$)/.test(probe.url) &&
-      probe.head.startsWith(ANTI_HIJACK_PREFIX) &&
-      /\[\s*"wrb\.fr"\s*,\s*null\s*,/.test(probe.head)),
+  ...recognisers.geminiWeb,
   open: geminiWebSession,
   createFramer: () => new LengthPrefixedFramer(),
 };

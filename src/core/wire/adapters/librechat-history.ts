@@ -10,6 +10,7 @@
  * Each text field is its own channel, in `echo` mode (a complete text), and is
  * replaced in place: every other byte of the body stays as the server sent it.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import { type LocatedText, emptiedOnBlockSession, locatedJsonEvent } from '../located-text.ts';
 import type { RawFrame } from '../raw-frame.ts';
@@ -50,11 +51,6 @@ function decode(frame: RawFrame): WireEvent {
 }
 
 export const libreChatHistory: WireAdapter = {
-  format: 'librechat',
-  framing: 'whole-body',
-  detect: (probe) =>
-    (probe.method === undefined || probe.method.toUpperCase() === 'GET') &&
-    probe.contentType.includes('application/json') &&
-    /\/api\/messages\/[^/?#]+(?:[?#]|$)/.test(probe.url),
+  ...recognisers.libreChatHistory,
   open: () => emptiedOnBlockSession(decode),
 };

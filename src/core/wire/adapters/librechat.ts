@@ -23,6 +23,7 @@
  * the page already shows (the same shape the server sends when generation is
  * aborted), so `sse.js` closes normally and the UI leaves its streaming state.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
@@ -275,17 +276,7 @@ export function libreChatSession(): AdapterSession {
   };
 }
 
-/** LibreChat stream routes: the v0.8.6+ subscription, and the POST that is the stream (v0.8.0). */
-const STREAM_URL =
-  /\/api\/(?:agents\/chat\/stream\/[^/?#]+|agents\/chat(?:\/[^/?#]+)?|ask\/[^/?#]+|edit\/[^/?#]+|assistants\/v\d\/chat)(?:[?#]|$)/;
-
 export const libreChat: WireAdapter = {
-  format: 'librechat',
-  framing: 'sse',
-  detect: (probe) =>
-    probe.contentType.includes('text/event-stream') &&
-    (STREAM_URL.test(probe.url) ||
-      /data: ?\{"(?:created|sync|final|event)":/.test(probe.head) ||
-      probe.head.includes('"event":"on_run_step"')),
+  ...recognisers.libreChat,
   open: libreChatSession,
 };

@@ -12,6 +12,7 @@
  * A blocked answer ends the way a filtered one does: `event: stop` with
  * `"content_filter"` (LobeChat forwards the provider's finish reason).
  */
+import { recognisers } from '../wire-recognisers.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
 import {
@@ -113,15 +114,7 @@ export function lobeChatSession(): AdapterSession {
   };
 }
 
-/** LobeChat event names, as they open a captured body (for detection without a URL). */
-const LOBE_HEAD =
-  /^(?:id:[^\n]*\n)?event: ?(?:text|reasoning|tool_calls|usage|grounding|speed|stop|content_part|reasoning_part|base64_image)\r?\ndata:/m;
-
 export const lobeChat: WireAdapter = {
-  format: 'lobechat',
-  framing: 'sse',
-  detect: (probe) =>
-    /\/webapi\/chat\/[^/?#]+(?:[?#]|$)/.test(probe.url) ||
-    (probe.contentType.includes('text/event-stream') && LOBE_HEAD.test(probe.head)),
+  ...recognisers.lobeChat,
   open: lobeChatSession,
 };

@@ -13,6 +13,7 @@
  * `stream: false` answers are one such object with `done: true`
  * (`application/json`): the JSON adapter.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import { type JsonPath, replaceStrings } from '../json-string-span.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { isRecord } from '../sse-json-render.ts';
@@ -133,22 +134,13 @@ function streamSession(): AdapterSession {
 }
 
 export const ollamaStream: WireAdapter = {
-  format: 'ollama',
-  framing: 'ndjson',
-  detect: (probe) =>
-    probe.contentType.includes('application/x-ndjson') &&
-    (/\/api\/(?:chat|generate)(?:[?#]|$)/.test(probe.url) ||
-      /^\s*\{"model":"[^"]*","created_at":/.test(probe.head)),
+  ...recognisers.ollamaStream,
   open: streamSession,
 };
 
 /** `stream: false` answers: one object with `done: true`. */
 export const ollamaJson: WireAdapter = {
-  format: 'ollama',
-  framing: 'whole-body',
-  detect: (probe) =>
-    probe.contentType.includes('application/json') &&
-    /\/api\/(?:chat|generate)(?:[?#]|$)/.test(probe.url),
+  ...recognisers.ollamaJson,
   open: () => {
     let json: unknown;
     let shape: Shape | undefined;

@@ -14,6 +14,7 @@
  * Every text field is its own channel in `echo` mode, replaced in place; every
  * other byte of the body stays as the server sent it.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import { type LocatedText, emptiedOnBlockSession, locatedJsonEvent } from '../located-text.ts';
 import type { RawFrame } from '../raw-frame.ts';
@@ -89,13 +90,7 @@ function decode(frame: RawFrame): WireEvent {
   return locatedJsonEvent(frame, found);
 }
 
-/** A chat by id (uuid), or a shared chat; not the list, tags, folders or other `/chats/` routes. */
-const CHAT_URL =
-  /\/api\/v1\/chats\/(?:share\/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/?(?:[?#]|$)/i;
-
 export const openWebUiHistory: WireAdapter = {
-  format: 'open-webui',
-  framing: 'whole-body',
-  detect: (probe) => probe.contentType.includes('application/json') && CHAT_URL.test(probe.url),
+  ...recognisers.openWebUiHistory,
   open: () => emptiedOnBlockSession(decode),
 };

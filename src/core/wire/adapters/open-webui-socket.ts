@@ -25,6 +25,7 @@
  * socket's messages (a message waits, in order, until its text is decided) and
  * hands back the messages to deliver after each one.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import type { GuardEvent } from '../../guard/guard-event.ts';
 import type { CompiledPack } from '../../rules/compile-pack.ts';
 import { type JsonPath, replaceStrings } from '../json-string-span.ts';
@@ -311,11 +312,7 @@ export function openWebUiSocketSession(): OpenWebUiSocketSession {
 
 /** One socket message = one frame (the adapter is fed message by message). */
 export const openWebUiSocket: WireAdapter = {
-  format: 'open-webui',
-  framing: 'whole-body',
-  detect: (probe) =>
-    /\/ws\/socket\.io\//.test(probe.url) ||
-    /^42(?:\/[^,[]*,)?\d*\["(?:chat-)?events",/.test(probe.head),
+  ...recognisers.openWebUiSocket,
   open: openWebUiSocketSession,
 };
 

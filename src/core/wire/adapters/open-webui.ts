@@ -12,6 +12,7 @@
  * reported as unrecognised. A block ends as OpenAI ends a filtered answer
  * (`finish_reason: "content_filter"`, then `[DONE]`).
  */
+import { recognisers } from '../wire-recognisers.ts';
 import { isRecord, sseJson } from '../sse-json-render.ts';
 import type { AdapterSession, WireAdapter } from '../wire-event.ts';
 import { openAiChatJson, openAiChatStream } from './openai-chat.ts';
@@ -28,8 +29,6 @@ const OPEN_WEBUI_EXTRAS = new Set([
   'status',
   'task_id',
 ]);
-
-const COMPLETIONS_URL = /\/api\/chat\/completions(?:[?#]|$)/;
 
 function completionsSession(): AdapterSession {
   const inner = openAiChatStream.open();
@@ -50,10 +49,7 @@ function completionsSession(): AdapterSession {
 
 /** The SSE fallback: the openai-chat adapter on Open WebUI's completions route. */
 export const openWebUiCompletions: WireAdapter = {
-  format: 'open-webui',
-  framing: 'sse',
-  detect: (probe) =>
-    probe.contentType.includes('text/event-stream') && COMPLETIONS_URL.test(probe.url),
+  ...recognisers.openWebUiCompletions,
   open: completionsSession,
 };
 
@@ -63,9 +59,6 @@ export const openWebUiCompletions: WireAdapter = {
  * (`choices[].message.content`, guarded like openai-chat's).
  */
 export const openWebUiCompletionsJson: WireAdapter = {
-  format: 'open-webui',
-  framing: 'whole-body',
-  detect: (probe) =>
-    probe.contentType.includes('application/json') && COMPLETIONS_URL.test(probe.url),
+  ...recognisers.openWebUiCompletionsJson,
   open: () => openAiChatJson.open(),
 };

@@ -5,6 +5,7 @@
  * deltas, usage chunks and every other field pass through untouched. The
  * non-streaming answer (`stream: false`) is the same adapter on a whole body.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
 import { replaceStrings } from '../json-string-span.ts';
 import {
@@ -105,21 +106,13 @@ function streamSession(): AdapterSession {
 }
 
 export const openAiChatStream: WireAdapter = {
-  format: 'openai-chat',
-  framing: 'sse',
-  detect: (probe) =>
-    probe.contentType.includes('text/event-stream') &&
-    (probe.head.includes('"chat.completion.chunk"') ||
-      /\/chat\/completions(?:$|\?)/.test(probe.url)),
+  ...recognisers.openAiChatStream,
   open: streamSession,
 };
 
 /** `stream: false` answers: `choices[i].message.content` in one JSON body. */
 export const openAiChatJson: WireAdapter = {
-  format: 'openai-chat',
-  framing: 'whole-body',
-  detect: (probe) =>
-    probe.contentType.includes('application/json') && probe.head.includes('"chat.completion"'),
+  ...recognisers.openAiChatJson,
   open: () => {
     let body: { raw: string; located: Located[] } | undefined;
     let emitted = false;

@@ -23,6 +23,7 @@
  * `response.incomplete` with `incomplete_details.reason: "content_filter"`,
  * numbered on from the last frame the page received.
  */
+import { recognisers } from '../wire-recognisers.ts';
 import { type JsonPath, replaceStrings } from '../json-string-span.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
@@ -487,12 +488,7 @@ function streamSession(): AdapterSession {
 }
 
 export const openAiResponsesStream: WireAdapter = {
-  format: 'openai-responses',
-  framing: 'sse',
-  detect: (probe) =>
-    probe.contentType.includes('text/event-stream') &&
-    (/"type"\s*:\s*"response\.(?:created|in_progress|queued)"/.test(probe.head) ||
-      /\/responses(?:[?#]|$)/.test(probe.url)),
+  ...recognisers.openAiResponsesStream,
   open: streamSession,
 };
 
@@ -503,10 +499,7 @@ function indentOf(raw: string): string | undefined {
 
 /** `stream: false` answers: the response object as one JSON body. */
 export const openAiResponsesJson: WireAdapter = {
-  format: 'openai-responses',
-  framing: 'whole-body',
-  detect: (probe) =>
-    probe.contentType.includes('application/json') && /"object"\s*:\s*"response"/.test(probe.head),
+  ...recognisers.openAiResponsesJson,
   open: () => {
     let pending: { json: Json; located: Located[]; raw: string } | undefined;
     let emitted = false;

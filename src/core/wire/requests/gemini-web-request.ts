@@ -5,6 +5,7 @@
  * string inside the double encoding and re-encodes the `f.req` field alone; the
  * other form fields (the `at` XSRF token) keep their exact bytes.
  */
+import { requestRecognisers } from './request-recognisers.ts';
 import { replaceStrings } from '../json-string-span.ts';
 import type { RequestAdapter, RequestEdit, RequestText } from './request-text.ts';
 
@@ -29,9 +30,7 @@ function decode(body: string): DecodedForm {
 }
 
 export const geminiWebRequest: RequestAdapter = {
-  name: 'gemini-web',
-  sendsHistory: false,
-  detect: (r) => r.method.toUpperCase() === 'POST' && /\/StreamGenerate(?:[?#]|$)/.test(r.url),
+  ...requestRecognisers.geminiWebRequest,
   locate(body): RequestText[] {
     const inner: unknown = JSON.parse(decode(body).inner);
     const first = Array.isArray(inner) ? inner[0] : undefined;

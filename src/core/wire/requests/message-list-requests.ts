@@ -5,6 +5,7 @@
  * API `contents`, and Ollama. The last user message is the new one; the rest is
  * history. Content is a string or a list of typed parts whose `text` is guarded.
  */
+import { requestRecognisers } from './request-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import { replaceStrings } from '../json-string-span.ts';
 import { isRecord } from '../sse-json-render.ts';
@@ -70,25 +71,15 @@ function systemTexts(value: unknown, at: JsonPath): RequestText[] {
 const rewriteJson = (body: string, edits: readonly { path: JsonPath; value: string }[]) =>
   replaceStrings(body, edits);
 
-const post = (method: string) => method.toUpperCase() === 'POST';
-
 /** OpenAI Chat Completions and the UIs that send its shape. */
 export const openAiChatRequest: RequestAdapter = {
-  name: 'openai-chat',
-  sendsHistory: true,
-  detect: (r) =>
-    post(r.method) &&
-    /\/chat\/completions(?:[?#]|$)|\/webapi\/chat\/[\w-]+(?:[?#]|$)|\/api\/openai\/v1\/chat/.test(
-      r.url,
-    ),
+  ...requestRecognisers.openAiChatRequest,
   locate: (body) => messageTexts(parseObject(body).messages, ['messages'], 'content'),
   rewrite: rewriteJson,
 };
 
 export const anthropicRequest: RequestAdapter = {
-  name: 'anthropic',
-  sendsHistory: true,
-  detect: (r) => post(r.method) && /\/v1\/messages(?:[?#]|$)/.test(r.url),
+  ...requestRecognisers.anthropicRequest,
   locate: (body) => {
     const json = parseObject(body);
     return [
@@ -100,9 +91,7 @@ export const anthropicRequest: RequestAdapter = {
 };
 
 export const openAiResponsesRequest: RequestAdapter = {
-  name: 'openai-responses',
-  sendsHistory: true,
-  detect: (r) => post(r.method) && /\/v1\/responses(?:[?#]|$)/.test(r.url),
+  ...requestRecognisers.openAiResponsesRequest,
   locate: (body) => {
     const json = parseObject(body);
     const system = systemTexts(json.instructions, ['instructions']);
@@ -118,9 +107,7 @@ export const openAiResponsesRequest: RequestAdapter = {
 };
 
 export const geminiApiRequest: RequestAdapter = {
-  name: 'gemini-api',
-  sendsHistory: true,
-  detect: (r) => post(r.method) && /:(?:stream)?[gG]enerateContent(?:[?#]|$)/.test(r.url),
+  ...requestRecognisers.geminiApiRequest,
   locate: (body) => {
     const json = parseObject(body);
     const system = isRecord(json.systemInstruction)
@@ -132,9 +119,7 @@ export const geminiApiRequest: RequestAdapter = {
 };
 
 export const ollamaRequest: RequestAdapter = {
-  name: 'ollama',
-  sendsHistory: true,
-  detect: (r) => post(r.method) && /\/api\/(?:chat|generate)(?:[?#]|$)/.test(r.url),
+  ...requestRecognisers.ollamaRequest,
   locate: (body) => {
     const json = parseObject(body);
     if (typeof json.prompt === 'string') {

@@ -1,4 +1,5 @@
-/** Request adapters in detection order (site-specific routes before API shapes). */
+/** Request adapters in detection order (request-recognisers.ts: site-specific routes first). */
+import { bigAgiRequest } from './big-agi-request.ts';
 import { geminiWebRequest } from './gemini-web-request.ts';
 import {
   anthropicRequest,
@@ -7,6 +8,7 @@ import {
   openAiChatRequest,
   openAiResponsesRequest,
 } from './message-list-requests.ts';
+import { requestRecognisersInOrder } from './request-recognisers.ts';
 import type { OutgoingRequest, RequestAdapter } from './request-text.ts';
 import {
   chatgptWebRequest,
@@ -15,18 +17,28 @@ import {
   libreChatRequest,
 } from './single-prompt-requests.ts';
 
-export const requestAdapters: readonly RequestAdapter[] = [
+const adapters: readonly RequestAdapter[] = [
   chatgptWebRequest,
   claudeWebRequest,
   deepseekWebRequest,
   geminiWebRequest,
   libreChatRequest,
+  bigAgiRequest,
   anthropicRequest,
   openAiResponsesRequest,
   geminiApiRequest,
   openAiChatRequest,
   ollamaRequest,
 ];
+
+const byName = new Map(adapters.map((adapter) => [adapter.name, adapter]));
+
+/** Every request adapter, in the recognisers' detection order. */
+export const requestAdapters: readonly RequestAdapter[] = requestRecognisersInOrder.map((r) => {
+  const adapter = byName.get(r.name);
+  if (adapter === undefined) throw new Error(`no request adapter for ${r.name}`);
+  return adapter;
+});
 
 export function detectRequestAdapter(request: OutgoingRequest): RequestAdapter | undefined {
   return requestAdapters.find((a) => a.detect(request));

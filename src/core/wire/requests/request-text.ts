@@ -31,12 +31,16 @@ export interface OutgoingRequest {
   contentType: string;
 }
 
-export interface RequestAdapter {
-  /** Which client or API the body comes from. */
+/** How a request in one format is recognised (request-recognisers.ts). */
+export interface RequestRecogniser {
+  /** Which client or API the body comes from (unique). */
   readonly name: string;
   /** Whether the body sends earlier turns (so history projection applies). */
   readonly sendsHistory: boolean;
   detect(request: OutgoingRequest): boolean;
+}
+
+export interface RequestAdapter extends RequestRecogniser {
   /** Every text in the body; throws a SyntaxError on a body that is not what `detect` promised. */
   locate(body: string): RequestText[];
   /** The body with the given strings replaced and nothing else changed. */

@@ -5,6 +5,7 @@
  * Claude.ai `prompt` plus `attachments[].extracted_content` (§2.2), DeepSeek
  * `prompt` (§4.2), LibreChat `text` (§6.2).
  */
+import { requestRecognisers } from './request-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import { replaceStrings } from '../json-string-span.ts';
 import { isRecord } from '../sse-json-render.ts';
@@ -43,16 +44,8 @@ function stringParts(content: unknown, at: JsonPath, message: number): RequestTe
 const rewriteJson = (body: string, edits: readonly { path: JsonPath; value: string }[]) =>
   replaceStrings(body, edits);
 
-const post = (method: string) => method.toUpperCase() === 'POST';
-
 export const chatgptWebRequest: RequestAdapter = {
-  name: 'chatgpt-web',
-  sendsHistory: false,
-  detect: (r) =>
-    post(r.method) &&
-    /\/backend-(?:api|anon|alt)\/(?:f\/)?conversation(?:\/prepare)?(?:[?#]|$)|\/f\/steer_turn(?:[?#]|$)/.test(
-      r.url,
-    ),
+  ...requestRecognisers.chatgptWebRequest,
   locate: (body) => {
     const json = parseObject(body);
     const messages = Array.isArray(json.messages) ? json.messages : [];
@@ -68,13 +61,7 @@ export const chatgptWebRequest: RequestAdapter = {
 };
 
 export const claudeWebRequest: RequestAdapter = {
-  name: 'claude-web',
-  sendsHistory: false,
-  detect: (r) =>
-    post(r.method) &&
-    /\/api\/organizations\/[^/]+\/chat_conversations\/[^/]+\/(?:retry_)?completion(?:[?#]|$)/.test(
-      r.url,
-    ),
+  ...requestRecognisers.claudeWebRequest,
   locate: (body) => {
     const json = parseObject(body);
     const attachments = Array.isArray(json.attachments) ? json.attachments : [];
@@ -99,20 +86,13 @@ export const claudeWebRequest: RequestAdapter = {
 };
 
 export const deepseekWebRequest: RequestAdapter = {
-  name: 'deepseek-web',
-  sendsHistory: false,
-  detect: (r) =>
-    post(r.method) &&
-    /\/api\/v0\/chat\/(?:completion|edit_message|regenerate|continue)(?:[?#]|$)/.test(r.url),
+  ...requestRecognisers.deepseekWebRequest,
   locate: (body) => prompt(parseObject(body), 'prompt'),
   rewrite: rewriteJson,
 };
 
 export const libreChatRequest: RequestAdapter = {
-  name: 'librechat',
-  sendsHistory: false,
-  detect: (r) =>
-    post(r.method) && /\/api\/(?:agents\/chat|ask|edit)(?:\/[\w-]+)?(?:[?#]|$)/.test(r.url),
+  ...requestRecognisers.libreChatRequest,
   locate: (body) => prompt(parseObject(body), 'text'),
   rewrite: rewriteJson,
 };

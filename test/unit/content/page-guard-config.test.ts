@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { compiledRulesFor } from '../../../src/background/page-config.ts';
 import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
-import { createPageGuardConfig } from '../../../src/page/page-guard-config.ts';
+import { createPageGuardConfig } from '../../../src/content/page-guard-config.ts';
 import type { PageConfig } from '../../../src/protocol/settings-schema.ts';
 import { githubPat } from '../cli/synthetic-secrets.ts';
-import { sampleConfig } from './sample-page-config.ts';
+import { sampleConfig } from '../page-channel/sample-page-config.ts';
 
 type Setup = NonNullable<ReturnType<ReturnType<typeof createPageGuardConfig>['current']>>;
 

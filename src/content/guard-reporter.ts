@@ -1,6 +1,7 @@
 /**
- * Reporting from the MAIN world: every guarded stream gets a random id and
- * reports what its guard did over the private channel (page-channel-client.ts):
+ * Reporting from the guard (ISOLATED world, guard-pipelines.ts): every guarded
+ * stream gets a random id and reports what its guard did
+ * (page-report-handler.ts shows notices and forwards to the background):
  * `guard-events` (with the matched text, for the audit digest), `holding`
  * transitions, one `stream-end`, and `wire-issue`s. Numbers, rule ids and the
  * matched spans only; the stream's other text is never sent.
@@ -16,10 +17,10 @@ import type { WireIssue } from '../core/wire/stream-rewriter.ts';
 import type {
   Direction,
   PageGuardEvent,
-  PageToBridge,
+  GuardReport,
   StreamOutcome,
   StreamRef,
-} from '../protocol/page-channel.ts';
+} from '../protocol/guard-reports.ts';
 
 export interface StreamReporter {
   readonly streamId: string;
@@ -35,12 +36,6 @@ export interface StreamReporter {
 
 export interface GuardReporter {
   openStream(direction: Direction, format: string): StreamReporter;
-}
-
-/** 128 random bits as hex: unique in the page, meaningless outside it. */
-export function randomStreamId(getRandomValues: (bytes: Uint8Array) => Uint8Array): string {
-  const bytes = getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function toPageEvent(event: GuardEvent): PageGuardEvent {
@@ -68,7 +63,7 @@ function toPageEvent(event: GuardEvent): PageGuardEvent {
 }
 
 export function createGuardReporter(
-  send: (message: PageToBridge) => void,
+  send: (message: GuardReport) => void,
   newStreamId: () => string,
 ): GuardReporter {
   return {

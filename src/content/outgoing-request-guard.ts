@@ -17,7 +17,8 @@
  * 3. DLP with the outgoing policy: redact in the copy, or warn (the person
  *    decides in the bridge's dialog), or block.
  * 4. History projection (reference-only messages left out, source labels
- *    stripped, chains cut) for clients that send the history.
+ *    stripped, chains cut) for clients that send the history; what it changed
+ *    is reported too (projection-events.ts).
  *
  * Fail closed: any exception on a recognised request refuses the send
  * (`failed`); the caller rejects the page's fetch and the bridge shows a notice.
@@ -28,7 +29,7 @@ import { wrapUntrusted } from '../core/outgoing/envelope.ts';
 import type { EnvelopeRenderer } from '../core/outgoing/envelope-renderer.ts';
 import { freshFence } from '../core/outgoing/fence-token.ts';
 import {
-  historyFormatOfRequest,
+  historyFormatOfBody,
   historyShapeOf,
   messageText,
   readHistory,
@@ -39,7 +40,8 @@ import { projectHistory } from '../core/outgoing/project-history.ts';
 import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
 import type { CompiledPack } from '../core/rules/compile-pack.ts';
 import type { RequestAdapter, RequestEdit } from '../core/wire/requests/request-text.ts';
-import type { PageGuardEvent } from '../protocol/page-channel.ts';
+import type { PageGuardEvent } from '../protocol/guard-reports.ts';
+import { projectionEvents } from './projection-events.ts';
 
 export interface OutgoingSetup {
   pack: CompiledPack;
@@ -145,15 +147,6 @@ function applyEnvelopes(
   return edits.length === 0 ? body : adapter.rewrite(body, edits);
 }
 
-function sendsMessageList(body: string): boolean {
-  const json = JSON.parse(body) as unknown;
-  return (
-    typeof json === 'object' &&
-    json !== null &&
-    Array.isArray((json as { messages?: unknown }).messages)
-  );
-}
-
 async function guardSteps(
   adapter: RequestAdapter,
   body: string,
@@ -165,7 +158,8 @@ async function guardSteps(
     .filter((t) => t.part === 'new')
     .map((t) => t.text);
   // Ollama's `/api/generate`-style `{prompt}` body (and the like) carries no message list.
-  const format = sendsMessageList(body) ? historyFormatOfRequest(adapter.name) : undefined;
+  // big-AGI's list is `chatSequence` inside a tRPC wrapper, not `messages` (history-messages.ts).
+  const format = historyFormatOfBody(adapter.name, body);
   const shape = format === undefined ? undefined : historyShapeOf(format);
   const history =
     shape === undefined
@@ -201,6 +195,9 @@ async function guardSteps(
     digest: (text) => text,
     ...(labels === undefined ? {} : { labels }),
   });
+  // What projection left out of the copy, for the popup and the audit log (issue 5 §3).
+  const changes = projectionEvents(projected.changes, history, 'projection');
+  if (changes.length > 0) deps.report(adapter.name, changes);
   return { send: true, body: projected.body };
 }
 

@@ -16,8 +16,8 @@ import {
   type OutgoingMarks,
   guardOutgoingRequestBody,
   wrapPastedSpans,
-} from '../../../src/page/outgoing-request-guard.ts';
-import type { PageGuardEvent } from '../../../src/protocol/page-channel.ts';
+} from '../../../src/content/outgoing-request-guard.ts';
+import type { PageGuardEvent } from '../../../src/protocol/guard-reports.ts';
 import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
 import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
 
@@ -175,6 +175,16 @@ describe('guardOutgoingRequestBody', () => {
       { role: 'assistant', content: '好的～晚霞把墙染成了橘色，很好看。' },
       { role: 'user', content: 'an old answer' },
     ]);
+    // What projection changed is reported for the popup and the audit log.
+    const projected = h.reports.flatMap((r) => r.events);
+    const rules = projected.map((e) => (e.type === 'match' ? e.rule : e.type));
+    expect(rules).toContain('reference-only');
+    expect(rules.filter((r) => r !== 'reference-only').length).toBeGreaterThan(0);
+    for (const event of projected) {
+      expect(event).toMatchObject({ type: 'match', kind: 'injection', action: 'redact' });
+    }
+    const dropped = projected.find((e) => e.type === 'match' && e.rule === 'reference-only');
+    expect(dropped?.type === 'match' && dropped.matched).toBe('an old answer');
   });
 
   it('fails closed on a body the adapter cannot read, and reports the failure', async () => {

@@ -1,0 +1,193 @@
+/**
+ * The guard's home: the ISOLATED world runs every guard the MAIN world's hooks
+ * ask for (src/page/remote-guard.ts) and sends the guarded text back over the
+ * private port. Page scripts share the MAIN world's globals and prototypes;
+ * here they can reach neither the guard's state nor its rules.
+ *
+ * One stream per `guard-open`: a response body (`wire`, `plain-text`) whose
+ * text arrives in `guard-chunk`s and leaves in `guard-output`s, then
+ * `guard-done`; or a socket (`socket`) whose messages arrive one by one and
+ * leave as `guard-messages`. A stream that opens before the page config WAITS
+ * for it (never unguarded, never released on a timer), its text kept in
+ * order. Any failure — no config can come, an unknown recogniser or one that
+ * does not claim the probe, a guard that throws — posts `guard-failed`, and the
+ * MAIN world fails the body (or socket) closed.
+ *
+ * Nothing from the page is trusted: the messages were validated
+ * (parse-page-message.ts), and the recogniser the MAIN world names must claim
+ * the probe here too.
+ *
+ * No extension APIs here.
+ */
+import type { WireAdapter, WireRecogniser } from '../core/wire/wire-event.ts';
+import type { BridgeToPage, PageToBridge } from '../protocol/page-channel.ts';
+import type { Abortable, GuardPipelines, SocketTextGuard, TextGuard } from './guard-pipelines.ts';
+import type { StreamGuardSetup } from './page-guard-config.ts';
+
+/** Streams open at once in one frame; more is a flood (and fails closed). */
+export const MAX_OPEN_STREAMS = 512;
+
+type StreamMessage = Extract<
+  PageToBridge,
+  { type: 'guard-open' | 'guard-chunk' | 'guard-message' | 'guard-close' | 'guard-cancel' }
+>;
+type OpenMessage = Extract<PageToBridge, { type: 'guard-open' }>;
+
+export interface GuardHostDeps {
+  pipelines: GuardPipelines;
+  /** The setup for streams that start now, once there is one; rejects when there never will be. */
+  ready(): Promise<StreamGuardSetup>;
+  /** The adapter of a response recogniser (adapter-registry.ts `adapterById`). */
+  adapterById(id: string): WireAdapter | undefined;
+  /** The socket formats' recogniser (Open WebUI's). */
+  socketRecogniser: WireRecogniser;
+  post(message: BridgeToPage): void;
+  /**
+   * A stream that failed before its guard existed (no setup can come, or the
+   * recogniser did not hold): reported like a guard failure, so the person sees
+   * the notice and the log has the event.
+   */
+  reportFailure(format: string, reason: string): void;
+}
+
+type Guard =
+  | { kind: 'body'; guard: TextGuard & Abortable }
+  | { kind: 'socket'; guard: SocketTextGuard & Abortable };
+
+interface Stream {
+  /** Each step waits for the one before it (the first waits for the setup). */
+  chain: Promise<Guard>;
+  /** The stream is over (done, failed or cancelled): steps still queued do nothing. */
+  over: boolean;
+}
+
+export interface GuardHost {
+  /** Handles one stream message; false when `message` is not one. */
+  handle(message: PageToBridge): boolean;
+  /** Streams currently open (tests). */
+  readonly open: number;
+}
+
+/** The format a stream would have been reported under. */
+function formatOf(message: OpenMessage): string {
+  return message.kind === 'plain-text' ? 'plain-text' : message.recogniser;
+}
+
+function isStreamMessage(message: PageToBridge): message is StreamMessage {
+  return message.type.startsWith('guard-');
+}
+
+export function createGuardHost(deps: GuardHostDeps): GuardHost {
+  const streams = new Map<string, Stream>();
+
+  const finish = (streamId: string, stream: Stream, last: BridgeToPage | undefined) => {
+    if (stream.over) return;
+    stream.over = true;
+    streams.delete(streamId);
+    if (last !== undefined) deps.post(last);
+  };
+  const failed = (streamId: string): BridgeToPage => ({ v: 1, type: 'guard-failed', streamId });
+  const done = (streamId: string): BridgeToPage => ({ v: 1, type: 'guard-done', streamId });
+
+  /** The guard the message asks for, checked against the recognisers; throws otherwise. */
+  const build = (message: OpenMessage, setup: StreamGuardSetup): Guard => {
+    const { kind, probe } = message;
+    if (kind === 'plain-text') return { kind: 'body', guard: deps.pipelines.plainText(setup) };
+    if (kind === 'wire') {
+      const adapter = deps.adapterById(message.recogniser);
+      if (adapter === undefined || !adapter.detect(probe)) throw new Error('unrecognised');
+      return { kind: 'body', guard: deps.pipelines.wire(adapter, setup) };
+    }
+    const socket = deps.socketRecogniser;
+    if (message.recogniser !== socket.id || !socket.detect(probe)) throw new Error('unrecognised');
+    return { kind: 'socket', guard: deps.pipelines.socket(socket.format, setup) };
+  };
+
+  const open = (message: OpenMessage): void => {
+    const { streamId } = message;
+    if (streams.has(streamId) || streams.size >= MAX_OPEN_STREAMS) {
+      deps.post(failed(streamId));
+      return;
+    }
+    const stream: Stream = {
+      chain: deps.ready().then((setup) => build(message, setup)),
+      over: false,
+    };
+    streams.set(streamId, stream);
+    stream.chain.catch((error: unknown) => {
+      if (stream.over) return;
+      deps.reportFailure(formatOf(message), error instanceof Error ? error.message : 'failed');
+      finish(streamId, stream, failed(streamId));
+    });
+  };
+
+  /** Runs `work` on the stream's guard after everything before it; a throw fails the stream. */
+  const step = (streamId: string, stream: Stream, work: (guard: Guard) => void) => {
+    stream.chain = stream.chain.then((guard) => {
+      if (!stream.over) {
+        try {
+          work(guard);
+        } catch {
+          finish(streamId, stream, failed(streamId));
+        }
+      }
+      return guard;
+    });
+    stream.chain.catch(() => undefined);
+  };
+
+  const deliverText = (streamId: string, stream: Stream, guard: TextGuard, text: string) => {
+    if (text.length > 0) deps.post({ v: 1, type: 'guard-output', streamId, text });
+    if (guard.finished) finish(streamId, stream, done(streamId));
+  };
+
+  const deliverMessages = (streamId: string, messages: string[]) => {
+    if (messages.length > 0) deps.post({ v: 1, type: 'guard-messages', streamId, messages });
+  };
+
+  const onStream = (message: StreamMessage): void => {
+    if (message.type === 'guard-open') {
+      open(message);
+      return;
+    }
+    const { streamId } = message;
+    const stream = streams.get(streamId);
+    if (stream === undefined) return;
+    switch (message.type) {
+      case 'guard-chunk':
+        step(streamId, stream, (g) => {
+          if (g.kind !== 'body') throw new Error('text for a socket');
+          deliverText(streamId, stream, g.guard, g.guard.push(message.text));
+        });
+        return;
+      case 'guard-message':
+        step(streamId, stream, (g) => {
+          if (g.kind !== 'socket') throw new Error('message for a body');
+          deliverMessages(streamId, g.guard.push(message.message));
+        });
+        return;
+      case 'guard-close':
+        step(streamId, stream, (g) => {
+          if (g.kind === 'body') deliverText(streamId, stream, g.guard, g.guard.end());
+          else deliverMessages(streamId, g.guard.end());
+          finish(streamId, stream, done(streamId));
+        });
+        return;
+      case 'guard-cancel':
+        stream.chain.then((g) => g.guard.abort()).catch(() => undefined);
+        finish(streamId, stream, undefined);
+        return;
+    }
+  };
+
+  return {
+    handle(message) {
+      if (!isStreamMessage(message)) return false;
+      onStream(message);
+      return true;
+    },
+    get open() {
+      return streams.size;
+    },
+  };
+}

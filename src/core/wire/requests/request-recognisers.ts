@@ -1,0 +1,113 @@
+/**
+ * How each request format is recognised (method and URL; the content type
+ * where it matters), one recogniser per request adapter, in detection order:
+ * site-specific routes before API shapes.
+ *
+ * Kept apart from the adapters because the MAIN-world script needs exactly this
+ * and nothing else: it decides in the page which requests to hand to the
+ * guard, which runs in the ISOLATED world with the adapters
+ * (src/content/request-host.ts). The adapters take their `name`,
+ * `sendsHistory` and `detect` from here (`...requestRecognisers.x`), and
+ * request-registry.ts orders them by `requestRecognisersInOrder`.
+ */
+import type { OutgoingRequest, RequestRecogniser } from './request-text.ts';
+
+export type { RequestRecogniser };
+
+const post = (method: string) => method.toUpperCase() === 'POST';
+
+export const requestRecognisers = {
+  chatgptWebRequest: {
+    name: 'chatgpt-web',
+    sendsHistory: false,
+    detect: (r) =>
+      post(r.method) &&
+      /\/backend-(?:api|anon|alt)\/(?:f\/)?conversation(?:\/prepare)?(?:[?#]|$)|\/f\/steer_turn(?:[?#]|$)/.test(
+        r.url,
+      ),
+  },
+  claudeWebRequest: {
+    name: 'claude-web',
+    sendsHistory: false,
+    detect: (r) =>
+      post(r.method) &&
+      /\/api\/organizations\/[^/]+\/chat_conversations\/[^/]+\/(?:retry_)?completion(?:[?#]|$)/.test(
+        r.url,
+      ),
+  },
+  deepseekWebRequest: {
+    name: 'deepseek-web',
+    sendsHistory: false,
+    detect: (r) =>
+      post(r.method) &&
+      /\/api\/v0\/chat\/(?:completion|edit_message|regenerate|continue)(?:[?#]|$)/.test(r.url),
+  },
+  geminiWebRequest: {
+    name: 'gemini-web',
+    sendsHistory: false,
+    detect: (r) => r.method.toUpperCase() === 'POST' && /\/StreamGenerate(?:[?#]|$)/.test(r.url),
+  },
+  libreChatRequest: {
+    name: 'librechat',
+    sendsHistory: false,
+    detect: (r) =>
+      post(r.method) && /\/api\/(?:agents\/chat|ask|edit)(?:\/[\w-]+)?(?:[?#]|$)/.test(r.url),
+  },
+  bigAgiRequest: {
+    name: 'big-agi',
+    sendsHistory: true,
+    detect: (r) =>
+      r.method.toUpperCase() === 'POST' &&
+      // tRPC puts the procedure path in the URL; a batch joins several with commas.
+      /\/(?:[\w.]+,)*aix\.chatGenerateContent(?:,[\w.]+)*(?:[?#]|$)/.test(r.url),
+  },
+  anthropicRequest: {
+    name: 'anthropic',
+    sendsHistory: true,
+    detect: (r) => post(r.method) && /\/v1\/messages(?:[?#]|$)/.test(r.url),
+  },
+  openAiResponsesRequest: {
+    name: 'openai-responses',
+    sendsHistory: true,
+    detect: (r) => post(r.method) && /\/v1\/responses(?:[?#]|$)/.test(r.url),
+  },
+  geminiApiRequest: {
+    name: 'gemini-api',
+    sendsHistory: true,
+    detect: (r) => post(r.method) && /:(?:stream)?[gG]enerateContent(?:[?#]|$)/.test(r.url),
+  },
+  openAiChatRequest: {
+    name: 'openai-chat',
+    sendsHistory: true,
+    detect: (r) =>
+      post(r.method) &&
+      /\/chat\/completions(?:[?#]|$)|\/webapi\/chat\/[\w-]+(?:[?#]|$)|\/api\/openai\/v1\/chat/.test(
+        r.url,
+      ),
+  },
+  ollamaRequest: {
+    name: 'ollama',
+    sendsHistory: true,
+    detect: (r) => post(r.method) && /\/api\/(?:chat|generate)(?:[?#]|$)/.test(r.url),
+  },
+} satisfies Record<string, RequestRecogniser>;
+
+/** Every request recogniser, in detection order. */
+export const requestRecognisersInOrder: readonly RequestRecogniser[] = [
+  requestRecognisers.chatgptWebRequest,
+  requestRecognisers.claudeWebRequest,
+  requestRecognisers.deepseekWebRequest,
+  requestRecognisers.geminiWebRequest,
+  requestRecognisers.libreChatRequest,
+  requestRecognisers.bigAgiRequest,
+  requestRecognisers.anthropicRequest,
+  requestRecognisers.openAiResponsesRequest,
+  requestRecognisers.geminiApiRequest,
+  requestRecognisers.openAiChatRequest,
+  requestRecognisers.ollamaRequest,
+];
+
+/** The first recogniser that claims the request, if any. */
+export function recogniseRequest(request: OutgoingRequest): RequestRecogniser | undefined {
+  return requestRecognisersInOrder.find((recogniser) => recogniser.detect(request));
+}

@@ -1,0 +1,315 @@
+/**
+ * How each wire format is recognised: URL, method, content type and the first
+ * decoded characters of the body (`WireProbe`), one recogniser per adapter, in
+ * the order detection tries them (site-specific adapters, matched by URL,
+ * before the API formats whose event shapes they reuse; streams before whole
+ * bodies).
+ *
+ * Kept apart from the adapters themselves because the MAIN-world script needs
+ * exactly this and nothing else: it decides in the page which responses to
+ * hand to the guard, which runs in the ISOLATED world with the adapters
+ * (src/content/guard-host.ts). The adapters take their `id`, `format`,
+ * `framing` and `detect` from here (`...recognisers.x`), so the two can never
+ * disagree, and adapter-registry.ts orders the adapters by `wireRecognisers`.
+ */
+import { ANTI_HIJACK_PREFIX } from './framing/length-prefixed-framer.ts';
+import type { WireProbe, WireRecogniser } from './wire-event.ts';
+
+export type { WireRecogniser };
+
+/** ChatGPT web: the conversation stream routes (WIRE-FORMATS.md §1). */
+const CHATGPT_STREAM_URL =
+  /\/backend-(?:api|anon|alt)\/(?:(?:f\/)?conversation(?:\/resume)?|feed\/(?:card\/[^/?#]+|feedback)\/conversation)(?:[?#]|$)/;
+
+/** A capture without its URL: the v1 preamble, or an old-format envelope first (§1.3, §1.5). */
+const CHATGPT_STREAM_HEAD =
+  /(?:^|\n)event: ?delta_encoding\r?\n|(?:^|\n)data: ?\{"message": ?\{"id": ?"[^"]*", ?"author": ?\{/;
+
+/** DeepSeek's streaming completion routes. */
+const DEEPSEEK_STREAM_URL =
+  /\/api\/v0\/chat\/(?:completion|edit_message|regenerate|continue|resume_stream)(?:[?#]|$)/;
+
+/** LibreChat stream routes: the v0.8.6+ subscription, and the POST that is the stream (v0.8.0). */
+const LIBRECHAT_STREAM_URL =
+  /\/api\/(?:agents\/chat\/stream\/[^/?#]+|agents\/chat(?:\/[^/?#]+)?|ask\/[^/?#]+|edit\/[^/?#]+|assistants\/v\d\/chat)(?:[?#]|$)/;
+
+/** A ChatGPT conversation document (the thread the page loads to render it). */
+const CHATGPT_HISTORY_URL = /\/backend-(?:api|anon|alt)\/conversation\/[0-9A-Za-z-]{8,}(?:[?#]|$)/;
+
+/** LobeChat event names, as they open a captured body (for detection without a URL). */
+const LOBECHAT_HEAD =
+  /^(?:id:[^\n]*\n)?event: ?(?:text|reasoning|tool_calls|usage|grounding|speed|stop|content_part|reasoning_part|base64_image)\r?\ndata:/m;
+
+/** A chat by id (uuid), or a shared chat; not the list, tags, folders or other `/chats/` routes. */
+const OPEN_WEBUI_CHAT_URL =
+  /\/api\/v1\/chats\/(?:share\/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/?(?:[?#]|$)/i;
+
+/** Open WebUI's completion route (SSE, or JSON for `stream: false`). */
+const OPEN_WEBUI_COMPLETIONS_URL = /\/api\/chat\/completions(?:[?#]|$)/;
+
+/** claude.ai's conversation path, under the organisation. */
+const CLAUDE_ORG_CONVERSATION = String.raw`\/api\/organizations\/[^/]+\/chat_conversations\/[^/?#]+`;
+
+/** claude.ai's completion stream (and its retry). */
+const CLAUDE_COMPLETION_URL = new RegExp(
+  `${CLAUDE_ORG_CONVERSATION}\\/(?:retry_)?completion(?:[?#]|$)`,
+);
+
+/** claude.ai's conversation document. */
+const CLAUDE_CONVERSATION_URL = new RegExp(`${CLAUDE_ORG_CONVERSATION}(?:[?#]|$)`);
+
+export const recognisers = {
+  anthropicMessageJson: {
+    id: 'anthropic-message-json',
+    format: 'anthropic',
+    framing: 'whole-body',
+    detect: (probe) =>
+      probe.contentType.includes('application/json') &&
+      !probe.url.includes('/chat_conversations') &&
+      // A Responses API body nests `"type":"message"` items too.
+      !/"object"\s*:\s*"response"/.test(probe.head) &&
+      (/\/v1\/messages(?:[?#]|$)/.test(probe.url) ||
+        (/"type"\s*:\s*"message"/.test(probe.head) && /"role"\s*:\s*"assistant"/.test(probe.head))),
+  },
+  anthropicMessages: {
+    id: 'anthropic-messages',
+    format: 'anthropic',
+    framing: 'sse',
+    detect: (probe) =>
+      probe.contentType.includes('text/event-stream') &&
+      (probe.head.includes('event: message_start') ||
+        probe.head.includes('"type":"message_start"')),
+  },
+  chatgptWebHistory: {
+    id: 'chatgpt-web-history',
+    format: 'chatgpt-web',
+    framing: 'whole-body',
+    detect: (probe) =>
+      probe.contentType.includes('application/json') &&
+      (CHATGPT_HISTORY_URL.test(probe.url) ||
+        // A capture without its URL: the conversation document opens with its title and tree.
+        (probe.url === '' &&
+          /^\s*\{"title": ?"/.test(probe.head) &&
+          /"mapping": ?\{/.test(probe.head))),
+  },
+  chatgptWeb: {
+    id: 'chatgpt-web',
+    format: 'chatgpt-web',
+    framing: 'sse',
+    detect: (probe) =>
+      probe.contentType.includes('text/event-stream') &&
+      (CHATGPT_STREAM_URL.test(probe.url) || CHATGPT_STREAM_HEAD.test(probe.head)),
+  },
+  claudeWebStream: {
+    id: 'claude-web-stream',
+    format: 'claude-web',
+    framing: 'sse',
+    detect: (probe) =>
+      CLAUDE_COMPLETION_URL.test(probe.url) &&
+      (probe.contentType.includes('text/event-stream') || /^\s*(?:event|data):/.test(probe.head)),
+  },
+  claudeWebHistory: {
+    id: 'claude-web-history',
+    format: 'claude-web',
+    framing: 'whole-body',
+    detect: (probe) =>
+      CLAUDE_CONVERSATION_URL.test(probe.url) &&
+      (probe.method === undefined || probe.method.toUpperCase() === 'GET') &&
+      probe.contentType.includes('application/json'),
+  },
+  deepseekWebHistory: {
+    id: 'deepseek-web-history',
+    format: 'deepseek-web',
+    framing: 'whole-body',
+    detect: (probe) =>
+      probe.contentType.includes('application/json') &&
+      (/\/api\/v0\/chat\/history_messages(?:[?#]|$)/.test(probe.url) ||
+        // A capture without its URL: the API envelope around `chat_session` and `chat_messages`.
+        (probe.url === '' &&
+          probe.head.includes('"biz_data"') &&
+          /"chat_session" ?:/.test(probe.head) &&
+          /"chat_messages" ?:/.test(probe.head))),
+  },
+  deepseekWeb: {
+    id: 'deepseek-web',
+    format: 'deepseek-web',
+    framing: 'sse',
+    detect: (probe) =>
+      probe.contentType.includes('text/event-stream') &&
+      (DEEPSEEK_STREAM_URL.test(probe.url) ||
+        (/(?:^|\n)event: ?ready\r?\n/.test(probe.head) &&
+          probe.head.includes('"response_message_id"'))),
+  },
+  geminiApiStream: {
+    id: 'gemini-api-stream',
+    format: 'gemini-api',
+    framing: 'sse',
+    detect: (probe) =>
+      probe.contentType.includes('text/event-stream') &&
+      (/:streamGenerateContent\?(?:[^#]*&)?alt=sse/.test(probe.url) ||
+        /^\s*data:\s*\{\s*"candidates"\s*:/.test(probe.head)),
+  },
+  geminiApiJson: {
+    id: 'gemini-api-json',
+    format: 'gemini-api',
+    framing: 'whole-body',
+    detect: (probe) =>
+      probe.contentType.includes('application/json') &&
+      /\/models\/[^/:]+:(?:stream)?[gG]enerateContent(?:[?#]|$)/.test(probe.url) &&
+      !/[?&]alt=sse/.test(probe.url),
+  },
+  libreChatHistory: {
+    id: 'librechat-history',
+    format: 'librechat',
+    framing: 'whole-body',
+    detect: (probe) =>
+      (probe.method === undefined || probe.method.toUpperCase() === 'GET') &&
+      probe.contentType.includes('application/json') &&
+      /\/api\/messages\/[^/?#]+(?:[?#]|$)/.test(probe.url),
+  },
+  libreChat: {
+    id: 'librechat',
+    format: 'librechat',
+    framing: 'sse',
+    detect: (probe) =>
+      probe.contentType.includes('text/event-stream') &&
+      (LIBRECHAT_STREAM_URL.test(probe.url) ||
+        /data: ?\{"(?:created|sync|final|event)":/.test(probe.head) ||
+        probe.head.includes('"event":"on_run_step"')),
+  },
+  lobeChat: {
+    id: 'lobechat',
+    format: 'lobechat',
+    framing: 'sse',
+    detect: (probe) =>
+      /\/webapi\/chat\/[^/?#]+(?:[?#]|$)/.test(probe.url) ||
+      (probe.contentType.includes('text/event-stream') && LOBECHAT_HEAD.test(probe.head)),
+  },
+  ollamaStream: {
+    id: 'ollama-stream',
+    format: 'ollama',
+    framing: 'ndjson',
+    detect: (probe) =>
+      probe.contentType.includes('application/x-ndjson') &&
+      (/\/api\/(?:chat|generate)(?:[?#]|$)/.test(probe.url) ||
+        /^\s*\{"model":"[^"]*","created_at":/.test(probe.head)),
+  },
+  ollamaJson: {
+    id: 'ollama-json',
+    format: 'ollama',
+    framing: 'whole-body',
+    detect: (probe) =>
+      probe.contentType.includes('application/json') &&
+      /\/api\/(?:chat|generate)(?:[?#]|$)/.test(probe.url),
+  },
+  openWebUiHistory: {
+    id: 'open-webui-history',
+    format: 'open-webui',
+    framing: 'whole-body',
+    detect: (probe) =>
+      probe.contentType.includes('application/json') && OPEN_WEBUI_CHAT_URL.test(probe.url),
+  },
+  openWebUiSocket: {
+    id: 'open-webui-socket',
+    format: 'open-webui',
+    framing: 'whole-body',
+    detect: (probe) =>
+      /\/ws\/socket\.io\//.test(probe.url) ||
+      /^42(?:\/[^,[]*,)?\d*\["(?:chat-)?events",/.test(probe.head),
+  },
+  openWebUiCompletions: {
+    id: 'open-webui-completions',
+    format: 'open-webui',
+    framing: 'sse',
+    detect: (probe) =>
+      probe.contentType.includes('text/event-stream') && OPEN_WEBUI_COMPLETIONS_URL.test(probe.url),
+  },
+  openWebUiCompletionsJson: {
+    id: 'open-webui-completions-json',
+    format: 'open-webui',
+    framing: 'whole-body',
+    detect: (probe) =>
+      probe.contentType.includes('application/json') && OPEN_WEBUI_COMPLETIONS_URL.test(probe.url),
+  },
+  openAiChatStream: {
+    id: 'openai-chat-stream',
+    format: 'openai-chat',
+    framing: 'sse',
+    detect: (probe) =>
+      probe.contentType.includes('text/event-stream') &&
+      (probe.head.includes('"chat.completion.chunk"') ||
+        /\/chat\/completions(?:$|\?)/.test(probe.url)),
+  },
+  openAiChatJson: {
+    id: 'openai-chat-json',
+    format: 'openai-chat',
+    framing: 'whole-body',
+    detect: (probe) =>
+      probe.contentType.includes('application/json') && probe.head.includes('"chat.completion"'),
+  },
+  openAiResponsesStream: {
+    id: 'openai-responses-stream',
+    format: 'openai-responses',
+    framing: 'sse',
+    detect: (probe) =>
+      probe.contentType.includes('text/event-stream') &&
+      (/"type"\s*:\s*"response\.(?:created|in_progress|queued)"/.test(probe.head) ||
+        /\/responses(?:[?#]|$)/.test(probe.url)),
+  },
+  openAiResponsesJson: {
+    id: 'openai-responses-json',
+    format: 'openai-responses',
+    framing: 'whole-body',
+    detect: (probe) =>
+      probe.contentType.includes('application/json') &&
+      /"object"\s*:\s*"response"/.test(probe.head),
+  },
+  geminiWeb: {
+    id: 'gemini-web',
+    format: 'gemini-web',
+    framing: 'length-prefixed',
+    // The URL when the page hook knows it; otherwise (a bare capture) the body: StreamGenerate
+    // answers carry rpc id null (`["wrb.fr",null,…`), `batchexecute` answers a named rpc id.
+    detect: (probe) =>
+      /\/StreamGenerate(?:[?#]|$)/.test(probe.url) ||
+      (!/\/batchexecute(?:[?#]|$)/.test(probe.url) &&
+        probe.head.startsWith(ANTI_HIJACK_PREFIX) &&
+        /\[\s*"wrb\.fr"\s*,\s*null\s*,/.test(probe.head)),
+  },
+} satisfies Record<string, WireRecogniser>;
+
+/**
+ * The HTTP response recognisers in detection order. Open WebUI's socket
+ * recogniser is not among them: socket messages are not HTTP bodies (the
+ * WebSocket hook asks `recognisers.openWebUiSocket` directly).
+ */
+export const wireRecognisers: readonly WireRecogniser[] = [
+  recognisers.chatgptWeb,
+  recognisers.chatgptWebHistory,
+  recognisers.deepseekWeb,
+  recognisers.deepseekWebHistory,
+  recognisers.claudeWebStream,
+  recognisers.claudeWebHistory,
+  recognisers.geminiWeb,
+  recognisers.openWebUiCompletions,
+  recognisers.openWebUiCompletionsJson,
+  recognisers.openWebUiHistory,
+  recognisers.libreChat,
+  recognisers.libreChatHistory,
+  recognisers.lobeChat,
+  recognisers.anthropicMessages,
+  recognisers.openAiResponsesStream,
+  recognisers.openAiChatStream,
+  recognisers.geminiApiStream,
+  recognisers.ollamaStream,
+  recognisers.openAiResponsesJson,
+  recognisers.openAiChatJson,
+  recognisers.anthropicMessageJson,
+  recognisers.geminiApiJson,
+  recognisers.ollamaJson,
+];
+
+/** The first recogniser that claims the response, if any. */
+export function recogniseResponse(probe: WireProbe): WireRecogniser | undefined {
+  return wireRecognisers.find((recogniser) => recogniser.detect(probe));
+}

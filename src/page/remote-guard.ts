@@ -1,0 +1,193 @@
+/**
+ * The MAIN world's side of the guard: every guard a hook asks for is run by the
+ * ISOLATED bridge (src/content/guard-host.ts, request-host.ts) over the private
+ * port, as text (decoded here, encoded back here), and this module dresses that
+ * as what the hooks expect — a byte guard
+ * (a writable/readable pair) for a response body, a socket guard with a sink
+ * for a WebSocket, a promise of the verdict for a request.
+ *
+ * Why not run the guard here: page scripts share this world's globals and
+ * prototypes, so here the guard's state and rules would be within their reach,
+ * and every page would carry the whole engine in its MAIN-world script (issue
+ * 4: at most 40 KB minified). The cost is one hop per network chunk each way.
+ *
+ * Fail closed: without the channel (the handshake failed) a guarded body fails
+ * at once, a socket closes and a request is refused; `guard-failed` does the
+ * same mid-stream. A body whose answer never comes stays held (a verdict is
+ * never replaced by time).
+ *
+ * No extension APIs here.
+ */
+import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
+import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
+import type { BridgeToPage, GuardKind, PageToBridge } from '../protocol/page-channel.ts';
+import type { ByteGuard } from './guarded-response.ts';
+
+/** Where a guarded socket's output goes (web-socket-hook.ts). */
+export interface SocketSink {
+  /** Messages the page may receive now, in order. */
+  deliver(messages: string[]): void;
+  /** The guard released everything after the socket closed. */
+  done(): void;
+  /** The guard failed: close the socket, deliver nothing more. */
+  fail(): void;
+}
+
+/** A guarded socket: its text messages go in; the sink gets what the page may see. */
+export interface RemoteSocket {
+  push(message: string): void;
+  end(): void;
+}
+
+export type RequestVerdict = { send: true; body: string } | { send: false };
+
+export interface RemoteGuards {
+  wire(recogniser: WireRecogniser, probe: WireProbe): ByteGuard;
+  plainText(probe: WireProbe): ByteGuard;
+  socket(recogniser: WireRecogniser, probe: WireProbe, sink: SocketSink): RemoteSocket;
+  request(request: OutgoingRequest, body: string): Promise<RequestVerdict>;
+  /** Takes the bridge's messages. */
+  receive(message: BridgeToPage): void;
+}
+
+export interface RemoteGuardDeps {
+  /** Sends to the bridge; false when there is no channel (nothing was sent). */
+  send(message: PageToBridge): boolean;
+  newId(): string;
+}
+
+/** The page sees this message; it carries no content. */
+const FAILED = 'Chat Stream Guard: the guard failed';
+
+// Captured at document_start, before any page script could replace them.
+const NativeTextDecoder = TextDecoder;
+const NativeTextEncoder = TextEncoder;
+
+interface BodyEnd {
+  output(text: string): void;
+  done(): void;
+  failed(): void;
+}
+
+export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
+  const bodies = new Map<string, BodyEnd>();
+  const sockets = new Map<string, SocketSink>();
+  const verdicts = new Map<string, (verdict: RequestVerdict) => void>();
+
+  const open = (kind: GuardKind, recogniser: string, probe: WireProbe, streamId: string) =>
+    deps.send({ v: 1, type: 'guard-open', streamId, kind, recogniser, probe });
+
+  const body = (kind: GuardKind, recogniser: string, probe: WireProbe): ByteGuard => {
+    const streamId = deps.newId();
+    // ignoreBOM keeps a byte-order mark in the text, so it is re-emitted as sent.
+    const decoder = new NativeTextDecoder('utf-8', { ignoreBOM: true });
+    const encoder = new NativeTextEncoder();
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let sink!: WritableStreamDefaultController;
+    // Like a TransformStream's two sides: the page cancelling the output errors the
+    // input (so the pipe cancels the network body: the upstream stops), and the input
+    // aborting (network error, the page's AbortSignal) errors the output with the same
+    // reason (so the page sees the very error the native body raised).
+    const readable = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        controller = c;
+      },
+      cancel: (reason) => {
+        if (bodies.delete(streamId)) deps.send({ v: 1, type: 'guard-cancel', streamId });
+        sink.error(reason);
+      },
+    });
+    const end: BodyEnd = {
+      output: (text) => controller.enqueue(encoder.encode(text)),
+      done: () => {
+        bodies.delete(streamId);
+        controller.close();
+      },
+      failed: () => {
+        bodies.delete(streamId);
+        const error = new TypeError(FAILED);
+        controller.error(error);
+        sink.error(error);
+      },
+    };
+    const post = (message: PageToBridge) => {
+      if (bodies.has(streamId)) deps.send(message);
+    };
+    const postText = (text: string) => {
+      if (text.length > 0) post({ v: 1, type: 'guard-chunk', streamId, text });
+    };
+    const writable = new WritableStream<Uint8Array>({
+      start: (c) => {
+        sink = c;
+      },
+      write: (chunk) => postText(decoder.decode(chunk, { stream: true })),
+      close: () => {
+        postText(decoder.decode());
+        post({ v: 1, type: 'guard-close', streamId });
+      },
+      abort: (reason) => {
+        if (bodies.delete(streamId)) deps.send({ v: 1, type: 'guard-cancel', streamId });
+        controller.error(reason);
+      },
+    });
+    bodies.set(streamId, end);
+    if (!open(kind, recogniser, probe, streamId)) end.failed();
+    return { writable, readable };
+  };
+
+  return {
+    wire: (recogniser, probe) => body('wire', recogniser.id, probe),
+    plainText: (probe) => body('plain-text', '', probe),
+    socket(recogniser, probe, sink) {
+      const streamId = deps.newId();
+      sockets.set(streamId, sink);
+      const post = (message: PageToBridge) => {
+        if (sockets.has(streamId)) deps.send(message);
+      };
+      if (!open('socket', recogniser.id, probe, streamId)) {
+        sockets.delete(streamId);
+        sink.fail();
+      }
+      return {
+        push: (message) => post({ v: 1, type: 'guard-message', streamId, message }),
+        end: () => post({ v: 1, type: 'guard-close', streamId }),
+      };
+    },
+    request(request, body) {
+      const requestId = deps.newId();
+      return new Promise((resolve) => {
+        verdicts.set(requestId, resolve);
+        if (!deps.send({ v: 1, type: 'request-guard', requestId, request, body })) {
+          verdicts.delete(requestId);
+          resolve({ send: false });
+        }
+      });
+    },
+    receive(message) {
+      if (message.type === 'request-verdict') {
+        const resolve = verdicts.get(message.requestId);
+        verdicts.delete(message.requestId);
+        resolve?.(message.send ? { send: true, body: message.body } : { send: false });
+        return;
+      }
+      const { streamId } = message;
+      const bodyEnd = bodies.get(streamId);
+      if (bodyEnd !== undefined) {
+        if (message.type === 'guard-output') bodyEnd.output(message.text);
+        else if (message.type === 'guard-done') bodyEnd.done();
+        else if (message.type === 'guard-failed') bodyEnd.failed();
+        return;
+      }
+      const sink = sockets.get(streamId);
+      if (sink === undefined) return;
+      if (message.type === 'guard-messages') sink.deliver(message.messages);
+      else if (message.type === 'guard-done') {
+        sockets.delete(streamId);
+        sink.done();
+      } else if (message.type === 'guard-failed') {
+        sockets.delete(streamId);
+        sink.fail();
+      }
+    },
+  };
+}
