@@ -157,12 +157,16 @@ browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.Message
   return outgoing.referenceOnly(message);
 });
 
+/** A new task (timers run between; the page renders and takes input meanwhile). */
+const nextTask = () => new Promise<void>((resolve) => window.setTimeout(resolve, 0));
+
 /** The guard gets its setup once both halves are here (the config and the compiled pack). */
 function applyConfig(): void {
   if (config === undefined || compiled === undefined) return;
   const full = { ...config, compiled };
-  guardConfig.apply(full);
   outgoingSettings.apply(full);
+  // In steps, each its own task: loading ~0.5 MB of rules at once would be a long task.
+  void guardConfig.applyInSteps(full, nextTask);
 }
 
 startHandshake(

@@ -136,8 +136,15 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
     stream.chain.catch(() => undefined);
   };
 
-  const deliverText = (streamId: string, stream: Stream, guard: TextGuard, text: string) => {
-    if (text.length > 0) deps.post({ v: 1, type: 'guard-output', streamId, text });
+  /** One output per chunk (empty too, when it ends a network chunk: the page is told). */
+  const deliverText = (
+    streamId: string,
+    stream: Stream,
+    guard: TextGuard,
+    text: string,
+    last: boolean,
+  ) => {
+    if (text.length > 0 || last) deps.post({ v: 1, type: 'guard-output', streamId, text, last });
     if (guard.finished) finish(streamId, stream, done(streamId));
   };
 
@@ -157,7 +164,7 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
       case 'guard-chunk':
         step(streamId, stream, (g) => {
           if (g.kind !== 'body') throw new Error('text for a socket');
-          deliverText(streamId, stream, g.guard, g.guard.push(message.text));
+          deliverText(streamId, stream, g.guard, g.guard.push(message.text), message.last);
         });
         return;
       case 'guard-message':
@@ -168,7 +175,7 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
         return;
       case 'guard-close':
         step(streamId, stream, (g) => {
-          if (g.kind === 'body') deliverText(streamId, stream, g.guard, g.guard.end());
+          if (g.kind === 'body') deliverText(streamId, stream, g.guard, g.guard.end(), true);
           else deliverMessages(streamId, g.guard.end());
           finish(streamId, stream, done(streamId));
         });

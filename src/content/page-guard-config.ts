@@ -19,7 +19,8 @@
 import type { GuardOptions } from '../core/guard/stream-guard.ts';
 import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
-import { loadCompiledPack } from '../core/rules/load-compiled-pack.ts';
+import { StreamGuard } from '../core/guard/stream-guard.ts';
+import { loadCompiledPackSteps } from '../core/rules/load-compiled-pack.ts';
 import type { PageConfig } from '../protocol/settings-schema.ts';
 
 export interface StreamGuardSetup {
@@ -36,6 +37,13 @@ export interface PageGuardConfig {
   ready(): Promise<StreamGuardSetup>;
   /** Applies a config from the bridge to streams that start from now on. */
   apply(config: PageConfig): void;
+  /**
+   * `apply` for the page's main thread: loads the packs in steps, calling `pause`
+   * (a new task) between them, then warms the engine's per-pack tables in a task
+   * of its own, so no step is one long task in the middle of a stream (issue 4).
+   * Streams that start meanwhile wait for it, as for the first config.
+   */
+  applyInSteps(config: PageConfig, pause: () => Promise<void>): Promise<void>;
   /** No config can come (the channel to the bridge did not open). */
   fail(reason: string): void;
   /** True once a config from the bridge is in effect. */
@@ -46,7 +54,8 @@ export class PageConfigUnavailableError extends Error {
   override name = 'PageConfigUnavailableError';
 }
 
-function setupFor(config: PageConfig): StreamGuardSetup {
+/** The label pack's outer fields, checked; throws when unusable. */
+function labelsOf(config: PageConfig): NonNullable<PageConfig['compiled']> {
   const compiled = config.compiled;
   if (compiled === undefined) throw new PageConfigUnavailableError('config has no compiled pack');
   const { labels } = compiled;
@@ -60,16 +69,29 @@ function setupFor(config: PageConfig): StreamGuardSetup {
   ) {
     throw new PageConfigUnavailableError('config has no usable label pack');
   }
+  return compiled;
+}
+
+/** The setup, with the pack and the label rules loaded by `load`. */
+function* setupSteps(config: PageConfig): Generator<void, StreamGuardSetup, void> {
+  const compiled = labelsOf(config);
+  const { labels } = compiled;
+  const options = { allowedImageHosts: config.allowedImageHosts };
+  const pack = yield* loadCompiledPackSteps(compiled.pack, options);
+  const rules = yield* loadCompiledPackSteps(labels.rules);
   return {
-    pack: loadCompiledPack(compiled.pack, { allowedImageHosts: config.allowedImageHosts }),
+    pack,
     guard: { attachMatchedText: true, policy: { ...config.incoming } },
-    labels: {
-      name: labels.name,
-      version: labels.version,
-      minProse: labels.minProse,
-      rules: loadCompiledPack(labels.rules),
-    },
+    labels: { name: labels.name, version: labels.version, minProse: labels.minProse, rules },
   };
+}
+
+function setupFor(config: PageConfig): StreamGuardSetup {
+  const steps = setupSteps(config);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
 }
 
 export function createPageGuardConfig(): PageGuardConfig {
@@ -82,6 +104,13 @@ export function createPageGuardConfig(): PageGuardConfig {
   });
   // Waiters see the rejection; this only keeps an unwaited one from being reported as unhandled.
   first.catch(() => undefined);
+  // Fail closed: no usable first config means no guarded stream gets through.
+  const refuse = (error: unknown) =>
+    rejectFirst(error instanceof Error ? error : new PageConfigUnavailableError('bad config'));
+  const use = (next: StreamGuardSetup) => {
+    setup = next;
+    resolveFirst(next);
+  };
   return {
     get configured() {
       return setup !== undefined;
@@ -93,12 +122,31 @@ export function createPageGuardConfig(): PageGuardConfig {
       try {
         next = setupFor(config);
       } catch (error) {
-        // Fail closed: no usable first config means no guarded stream gets through.
-        rejectFirst(error instanceof Error ? error : new PageConfigUnavailableError('bad config'));
+        refuse(error);
         return;
       }
-      setup = next;
-      resolveFirst(next);
+      use(next);
+    },
+    async applyInSteps(config, pause) {
+      let next: StreamGuardSetup;
+      try {
+        const steps = setupSteps(config);
+        for (let step = steps.next(); ; step = steps.next()) {
+          if (step.done === true) {
+            next = step.value;
+            break;
+          }
+          await pause();
+        }
+        await pause();
+        // The first StreamGuard builds the pack's keyword automata, bigram tables and
+        // start classes (cached per pack): here, not in the first answer's first chunk.
+        new StreamGuard(next.pack, next.guard).push('');
+      } catch (error) {
+        refuse(error);
+        return;
+      }
+      use(next);
     },
     fail(reason) {
       rejectFirst(new PageConfigUnavailableError(reason));

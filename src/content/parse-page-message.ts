@@ -100,9 +100,10 @@ export function parsePageMessage(input: unknown): PageToBridge | undefined {
       return { v: 1, type: 'guard-open', streamId, kind: kind as GuardKind, recogniser, probe };
     }
     case 'guard-chunk': {
-      const { text } = value;
+      const { text, last } = value;
       if (!isId(streamId) || !isText(text, PAGE_MESSAGE_LIMITS.chunk)) return undefined;
-      return { v: 1, type: 'guard-chunk', streamId, text };
+      if (typeof last !== 'boolean') return undefined;
+      return { v: 1, type: 'guard-chunk', streamId, text, last };
     }
     case 'guard-message': {
       const { message } = value;

@@ -17,14 +17,24 @@
 import type { ProjectionChange } from '../core/outgoing/project-history.ts';
 import type { PageGuardEvent } from '../protocol/guard-reports.ts';
 
+/** The rule ids projection reports under, besides the label rules' own ids. */
+export const PROJECTION_RULES = {
+  referenceOnly: 'reference-only',
+  labelOnly: 'source-label-only',
+  labelChain: 'source-label-chain',
+} as const;
+
 /** The background's bound on matched text (message-shape.ts). */
 const MATCHED_LIMIT = 65_536;
 
 function ruleOf(change: ProjectionChange): string {
   if (change.action === 'drop' || change.action === 'empty') {
-    return change.reason === 'reference-only' ? 'reference-only' : `source-${change.reason}`;
+    if (change.reason === 'reference-only') return PROJECTION_RULES.referenceOnly;
+    return change.reason === 'label-only'
+      ? PROJECTION_RULES.labelOnly
+      : PROJECTION_RULES.labelChain;
   }
-  return change.action === 'strip-label' ? change.rule : 'source-label-chain';
+  return change.action === 'strip-label' ? change.rule : PROJECTION_RULES.labelChain;
 }
 
 function spanOf(

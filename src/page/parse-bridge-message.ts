@@ -25,9 +25,10 @@ export function parseBridgeMessage(input: unknown): BridgeToPage | undefined {
   const { streamId, requestId } = value;
   switch (value.type) {
     case 'guard-output': {
-      const { text } = value;
+      const { text, last } = value;
       if (typeof streamId !== 'string' || typeof text !== 'string') return undefined;
-      return { v: 1, type: 'guard-output', streamId, text };
+      if (typeof last !== 'boolean') return undefined;
+      return { v: 1, type: 'guard-output', streamId, text, last };
     }
     case 'guard-messages': {
       const { messages } = value;

@@ -56,6 +56,30 @@ export interface RemoteGuardDeps {
   newId(): string;
 }
 
+/**
+ * The most text one `guard-chunk` carries. The ISOLATED world guards each message
+ * in its own task, on the page's main thread: a 64 KB network read handed over
+ * whole would be one long task; in pieces, rendering and input run in between
+ * (issue 4: no long tasks caused by the guard). The guard's output does not
+ * depend on how its input is split (DESIGN.md §3.1).
+ */
+export const MAX_CHUNK_TEXT = 16_384;
+
+/** `text` in pieces of at most `max` (≥ 2) code units, never splitting a surrogate pair. */
+export function textPieces(text: string, max = MAX_CHUNK_TEXT): string[] {
+  const pieces: string[] = [];
+  let at = 0;
+  while (text.length - at > max) {
+    let end = at + max;
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end--;
+    pieces.push(text.slice(at, end));
+    at = end;
+  }
+  if (at < text.length) pieces.push(text.slice(at));
+  return pieces;
+}
+
 /** The page sees this message; it carries no content. */
 const FAILED = 'Chat Stream Guard: the guard failed';
 
@@ -64,7 +88,7 @@ const NativeTextDecoder = TextDecoder;
 const NativeTextEncoder = TextEncoder;
 
 interface BodyEnd {
-  output(text: string): void;
+  output(text: string, last: boolean): void;
   done(): void;
   failed(): void;
 }
@@ -84,6 +108,8 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
     const encoder = new NativeTextEncoder();
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let sink!: WritableStreamDefaultController;
+    /** Guarded text of the network chunk whose pieces are still coming back. */
+    let pending = '';
     // Like a TransformStream's two sides: the page cancelling the output errors the
     // input (so the pipe cancels the network body: the upstream stops), and the input
     // aborting (network error, the page's AbortSignal) errors the output with the same
@@ -98,9 +124,16 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
       },
     });
     const end: BodyEnd = {
-      output: (text) => controller.enqueue(encoder.encode(text)),
+      // The pieces of one network chunk come back as one chunk for the page.
+      output: (text, last) => {
+        pending += text;
+        if (!last || pending === '') return;
+        controller.enqueue(encoder.encode(pending));
+        pending = '';
+      },
       done: () => {
         bodies.delete(streamId);
+        if (pending !== '') controller.enqueue(encoder.encode(pending));
         controller.close();
       },
       failed: () => {
@@ -114,7 +147,10 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
       if (bodies.has(streamId)) deps.send(message);
     };
     const postText = (text: string) => {
-      if (text.length > 0) post({ v: 1, type: 'guard-chunk', streamId, text });
+      const pieces = textPieces(text);
+      pieces.forEach((piece, i) => {
+        post({ v: 1, type: 'guard-chunk', streamId, text: piece, last: i === pieces.length - 1 });
+      });
     };
     const writable = new WritableStream<Uint8Array>({
       start: (c) => {
@@ -173,7 +209,7 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
       const { streamId } = message;
       const bodyEnd = bodies.get(streamId);
       if (bodyEnd !== undefined) {
-        if (message.type === 'guard-output') bodyEnd.output(message.text);
+        if (message.type === 'guard-output') bodyEnd.output(message.text, message.last);
         else if (message.type === 'guard-done') bodyEnd.done();
         else if (message.type === 'guard-failed') bodyEnd.failed();
         return;

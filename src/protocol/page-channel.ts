@@ -41,9 +41,11 @@ export type PageToBridge =
   /**
    * The next text of a body (`wire`, `plain-text`), decoded from the network bytes
    * in the MAIN world (UTF-8, streaming, byte-order mark kept). Text, not bytes:
-   * nothing but strings and plain objects crosses the worlds.
+   * nothing but strings and plain objects crosses the worlds. A long network chunk
+   * comes in several pieces (each guarded in its own task); `last` marks the
+   * piece that ends the network chunk.
    */
-  | { v: 1; type: 'guard-chunk'; streamId: string; text: string }
+  | { v: 1; type: 'guard-chunk'; streamId: string; text: string; last: boolean }
   /** The next text message of a socket. */
   | { v: 1; type: 'guard-message'; streamId: string; message: string }
   /** The body (socket) ended: the guard releases or blocks what it holds. */
@@ -59,8 +61,12 @@ export type PageToBridge =
   | { v: 1; type: 'request-guard'; requestId: string; request: OutgoingRequest; body: string };
 
 export type BridgeToPage =
-  /** Guarded text for the page, in order (the MAIN world encodes it as UTF-8). */
-  | { v: 1; type: 'guard-output'; streamId: string; text: string }
+  /**
+   * Guarded text for the page, in order (the MAIN world encodes it as UTF-8).
+   * One per `guard-chunk`; `last` echoes the chunk's, and the MAIN world hands the
+   * page one chunk per network chunk (the page renders as often as without us).
+   */
+  | { v: 1; type: 'guard-output'; streamId: string; text: string; last: boolean }
   /** Guarded socket messages for the page, in order (none while text is held). */
   | { v: 1; type: 'guard-messages'; streamId: string; messages: string[] }
   /** The guarded stream is complete (everything was sent before this). */

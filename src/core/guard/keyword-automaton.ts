@@ -92,11 +92,17 @@ export class KeywordAutomaton {
   readonly keywords: readonly string[];
 
   constructor(keywordsByRule: readonly (readonly string[])[]) {
-    const symbolMap = new Map<number, number>();
-    const children: Map<number, number>[] = [new Map()];
+    // The trie, flat: one map from (node, folded unit) to child, edges in creation order,
+    // and per-node lists (no Map or Set per node: building thousands of them was most of
+    // building an automaton on the page's main thread).
+    const childOf = new Map<number, number>();
+    const edgeParent: number[] = [];
+    const edgeUnit: number[] = [];
+    const edgeChild: number[] = [];
     const depth: number[] = [0];
-    const own: KeywordHit[][] = [[]];
-    const extending: Set<number>[] = [new Set()];
+    const own: (KeywordHit[] | undefined)[] = [undefined];
+    const extending: number[][] = [[]];
+    const units = new Set<number>();
     let maxLen = 0;
     const distinct = new Set<string>();
     keywordsByRule.forEach((keywords, rule) => {
@@ -106,77 +112,109 @@ export class KeywordAutomaton {
         maxLen = Math.max(maxLen, kw.length);
         let node = 0;
         for (let i = 0; i < kw.length; i++) {
-          (extending[node] as Set<number>).add(rule);
+          // Rules come in order, so a repeat of this rule is the list's last entry.
+          const rules = extending[node] as number[];
+          if (rules[rules.length - 1] !== rule) rules.push(rule);
           const unit = kw.charCodeAt(i);
-          let sym = symbolMap.get(unit);
-          if (sym === undefined) {
-            sym = symbolMap.size + 1;
-            symbolMap.set(unit, sym);
-          }
-          const kids = children[node] as Map<number, number>;
-          let child = kids.get(sym);
+          units.add(unit);
+          const key = node * 0x10000 + unit;
+          let child = childOf.get(key);
           if (child === undefined) {
-            child = children.length;
-            kids.set(sym, child);
-            children.push(new Map());
+            child = depth.length;
+            childOf.set(key, child);
+            edgeParent.push(node);
+            edgeUnit.push(unit);
+            edgeChild.push(child);
             depth.push((depth[node] as number) + 1);
-            own.push([]);
-            extending.push(new Set());
+            own.push(undefined);
+            extending.push([]);
           }
           node = child;
         }
-        const hits = own[node] as KeywordHit[];
+        const hits = (own[node] ??= []);
         if (!hits.some((h) => h.rule === rule)) hits.push({ rule, length: kw.length });
       }
     });
     this.keywords = [...distinct];
-    this.symbols = symbolMap.size + 1;
-    this.nodeCount = children.length;
+    const n = depth.length;
+    this.nodeCount = n;
     this.maxKeywordLength = maxLen;
+    // Symbols: the distinct folded keyword units, numbered from 1.
+    const symbolOfFolded = new Uint16Array(0x10000);
+    let symbols = 1;
+    for (const unit of units) symbolOfFolded[unit] = symbols++;
+    this.symbols = symbols;
     this.symbolOf = new Uint16Array(0x10000);
     const folded = foldedUnits();
-    const symbolOfFolded = new Uint16Array(0x10000);
-    for (const [unit, sym] of symbolMap) symbolOfFolded[unit] = sym;
     for (let unit = 0; unit < 0x10000; unit++) {
       this.symbolOf[unit] = symbolOfFolded[folded[unit] as number] as number;
     }
-    // Nodes numbered breadth-first: the shallow nodes ordinary text visits all the time
-    // share the first rows of `goto` (in insertion order they were spread over megabytes).
-    const order = [0];
-    for (let head = 0; head < order.length; head++) {
-      for (const child of (children[order[head] as number] as Map<number, number>).values()) {
-        order.push(child);
-      }
+    // Nodes numbered breadth-first (by depth, then creation): the shallow nodes ordinary
+    // text visits all the time share the first rows of `goto` (in insertion order they were
+    // spread over megabytes). A node's children are listed by its new number.
+    const atDepth = new Int32Array(maxLen + 2);
+    // atDepth[d]: the first number of depth d (counting sort, then running sums).
+    for (let old = 0; old < n; old++) {
+      const slot = (depth[old] as number) + 1;
+      atDepth[slot] = (atDepth[slot] as number) + 1;
     }
-    const renumbered = new Int32Array(order.length);
-    order.forEach((old, id) => {
+    for (let d = 1; d < atDepth.length; d++) {
+      atDepth[d] = (atDepth[d] as number) + (atDepth[d - 1] as number);
+    }
+    const renumbered = new Int32Array(n);
+    const order = new Int32Array(n);
+    for (let old = 0; old < n; old++) {
+      const id = atDepth[depth[old] as number] as number;
+      atDepth[depth[old] as number] = id + 1;
       renumbered[old] = id;
-    });
-    const width = this.symbols;
-    this.goto = new Int32Array(this.nodeCount * width);
-    this.fail = new Int32Array(this.nodeCount);
-    this.depth = Int32Array.from(order, (old) => depth[old] as number);
-    this.outputs = order.map((old) => [...(own[old] as KeywordHit[])]);
+      order[id] = old;
+    }
+    const edges = edgeChild.length;
+    const childStart = new Int32Array(n + 1);
+    for (let e = 0; e < edges; e++) {
+      const parent = renumbered[edgeParent[e] as number] as number;
+      childStart[parent + 1] = (childStart[parent + 1] as number) + 1;
+    }
+    for (let id = 0; id < n; id++) {
+      childStart[id + 1] = (childStart[id + 1] as number) + (childStart[id] as number);
+    }
+    const fill = childStart.slice(0, n);
+    const childSym = new Int32Array(edges);
+    const childId = new Int32Array(edges);
+    for (let e = 0; e < edges; e++) {
+      const parent = renumbered[edgeParent[e] as number] as number;
+      const at = fill[parent] as number;
+      fill[parent] = at + 1;
+      childSym[at] = symbolOfFolded[edgeUnit[e] as number] as number;
+      childId[at] = renumbered[edgeChild[e] as number] as number;
+    }
+    const width = symbols;
+    this.goto = new Int32Array(n * width);
+    this.fail = new Int32Array(n);
+    this.depth = new Int32Array(n);
+    this.outputs = new Array<KeywordHit[]>(n);
+    this.extendingRules = new Array<number[]>(n);
+    this.hasOutput = new Uint8Array(n);
     // Resolve failure links and complete the goto function in that order: a node's row is
     // its failure node's row (shallower, so already complete) with its own children set.
-    for (let node = 0; node < this.nodeCount; node++) {
+    for (let node = 0; node < n; node++) {
+      const old = order[node] as number;
+      this.depth[node] = depth[old] as number;
+      this.extendingRules[node] = extending[old] as number[];
       const fail = this.fail[node] as number;
       const row = node * width;
-      if (node > 0) {
-        this.outputs[node] = [
-          ...(this.outputs[node] as KeywordHit[]),
-          ...(this.outputs[fail] as KeywordHit[]),
-        ];
-        this.goto.copyWithin(row, fail * width, fail * width + width);
-      }
-      for (const [sym, old] of children[order[node] as number] as Map<number, number>) {
-        const child = renumbered[old] as number;
+      const mine = own[old] ?? [];
+      const outputs = node === 0 ? mine : [...mine, ...(this.outputs[fail] as KeywordHit[])];
+      this.outputs[node] = outputs;
+      this.hasOutput[node] = outputs.length > 0 ? 1 : 0;
+      if (node > 0) this.goto.copyWithin(row, fail * width, fail * width + width);
+      for (let e = childStart[node] as number; e < (childStart[node + 1] as number); e++) {
+        const sym = childSym[e] as number;
+        const child = childId[e] as number;
         this.fail[child] = node === 0 ? 0 : (this.goto[fail * width + sym] as number);
         this.goto[row + sym] = child;
       }
     }
-    this.extendingRules = order.map((old) => [...(extending[old] as Set<number>)]);
-    this.hasOutput = Uint8Array.from(this.outputs, (o) => (o.length > 0 ? 1 : 0));
   }
 
   /** For each folded keyword unit, every code unit that folds to it. */

@@ -14,12 +14,13 @@
  * one rule with its DFA state. Keyword rules spawn threads only where the
  * Aho-Corasick prefilter sees a keyword end; other rules wherever their first
  * unit can occur after the unit before it (so a `\b[A-Za-z0-9]` rule starts at
- * word starts only, not at every letter). Two threads of one rule in the same state have the same
- * future, so the later one is dropped unless it already saw an accept or the
- * rule validates (then the starts differ in outcome). A candidate is committed
- * once no live thread and no partial keyword starts at or before it; then
- * everything restarts at the match end and the retained text after it is
- * scanned again, which is bounded by the longest rule (no O(n²) rescans).
+ * word starts only, not at every letter). Two threads of one rule in the same
+ * state have the same future, so the later one is dropped unless it already saw
+ * an accept or the rule validates (then the starts differ in outcome). A
+ * candidate is committed once no live thread and no partial keyword starts at
+ * or before it; then everything restarts at the match end and the retained
+ * text after it is scanned again, which is bounded by the longest rule (no
+ * O(n²) rescans).
  */
 import type { Alphabet } from '../regex/alphabet.ts';
 import { DEAD, type LazyDfa } from '../regex/lazy-dfa.ts';

@@ -15,7 +15,12 @@ import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { adapterById } from '../../../src/core/wire/adapter-registry.ts';
 import { recognisers, recogniseResponse } from '../../../src/core/wire/wire-recognisers.ts';
 import type { WireProbe } from '../../../src/core/wire/wire-event.ts';
-import { createRemoteGuards, type RemoteGuards } from '../../../src/page/remote-guard.ts';
+import {
+  createRemoteGuards,
+  MAX_CHUNK_TEXT,
+  type RemoteGuards,
+  textPieces,
+} from '../../../src/page/remote-guard.ts';
 import type { GuardReport } from '../../../src/protocol/guard-reports.ts';
 import type { BridgeToPage, PageToBridge } from '../../../src/protocol/page-channel.ts';
 import { fakeGithubToken, scriptedAnswer } from '../../mock-chat/scripted-answers.ts';
@@ -144,6 +149,28 @@ describe('remote guard + guard host', () => {
     );
   });
 
+  it('a long network chunk is guarded in pieces but reaches the page as one chunk', async () => {
+    const l = loop();
+    const delta = (text: string) =>
+      `data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${text}"}}]}\n\n`;
+    const long =
+      Array.from({ length: 2_000 }, (_, i) => delta(`word ${String(i)} `)).join('') +
+      'data: [DONE]\n\n';
+    expect(long.length).toBeGreaterThan(4 * MAX_CHUNK_TEXT);
+    const probe = probeOf(long.slice(0, 1024));
+    const guard = l.remote.wire(recogniseResponse(probe)!, probe);
+    const writer = guard.writable.getWriter();
+    void writer.write(new TextEncoder().encode(long));
+    void writer.close();
+    const chunks: Uint8Array[] = [];
+    const reader = guard.readable.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    expect(l.toHost.filter((m) => m.type === 'guard-chunk').length).toBeGreaterThan(4);
+    // One for the network chunk, at most one more for what the end released.
+    expect(chunks.length).toBeLessThanOrEqual(2);
+    expect(new TextDecoder().decode(Buffer.concat(chunks))).toBe(await throughWire(loop(), [long]));
+  });
+
   it('a stream that starts before the config waits for it: nothing reaches the page meanwhile', async () => {
     const l = loop({ waiting: true });
     const page = throughWire(l, cut(secretSse(), [0.2, 0.5, 0.8]));
@@ -247,5 +274,39 @@ describe('remote guard + guard host', () => {
     }
     expect(host.open).toBe(MAX_OPEN_STREAMS);
     expect(posts).toEqual([{ v: 1, type: 'guard-failed', streamId: `s${MAX_OPEN_STREAMS}` }]);
+  });
+});
+
+describe('textPieces', () => {
+  it('for any text and size: pieces join to the text, none too long, no pair split', () => {
+    const unit = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 3 }),
+      fc.constant('\u{1F600}'),
+      fc.string({ unit: 'binary', maxLength: 2 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(unit, { maxLength: 300 }),
+        fc.integer({ min: 2, max: 64 }),
+        (units, max) => {
+          const text = units.join('');
+          const pieces = textPieces(text, max);
+          expect(pieces.join('')).toBe(text);
+          let offset = 0;
+          for (const piece of pieces) {
+            expect(piece.length).toBeGreaterThan(0);
+            expect(piece.length).toBeLessThanOrEqual(max);
+            offset += piece.length;
+            // No piece ends between the two halves of a surrogate pair.
+            const last = piece.charCodeAt(piece.length - 1);
+            const next = text.charCodeAt(offset);
+            expect(last >= 0xd800 && last <= 0xdbff && next >= 0xdc00 && next <= 0xdfff).toBe(
+              false,
+            );
+          }
+        },
+      ),
+      { numRuns: Math.min(PROPERTY_RUNS, 500) },
+    );
   });
 });

@@ -109,3 +109,34 @@ describe('createPageGuardConfig', () => {
     await expect(config.ready()).rejects.toThrow(/no bridge/);
   });
 });
+
+describe('applyInSteps', () => {
+  it('loads the same setup as apply, pausing between steps; streams wait for it', async () => {
+    const stepped = createPageGuardConfig();
+    let pauses = 0;
+    const ready = stepped.ready();
+    const applying = stepped.applyInSteps(withCompiled(sampleConfig), () => {
+      pauses++;
+      return Promise.resolve();
+    });
+    expect(stepped.current()).toBeUndefined();
+    await applying;
+    const setup = await ready;
+    expect(pauses).toBeGreaterThan(1);
+    const direct = createPageGuardConfig();
+    direct.apply(withCompiled(sampleConfig));
+    expect(setup.pack.rules.map((r) => r.spec.id)).toEqual(
+      direct.current()?.pack.rules.map((r) => r.spec.id),
+    );
+    expect(setup.guard).toEqual(direct.current()?.guard);
+  });
+
+  it('fails closed on an unusable pack, as apply does', async () => {
+    const stepped = createPageGuardConfig();
+    const ready = stepped.ready();
+    await stepped.applyInSteps({ ...withCompiled(sampleConfig), compiled: undefined }, () =>
+      Promise.resolve(),
+    );
+    await expect(ready).rejects.toThrow(/compiled pack/);
+  });
+});

@@ -22,7 +22,7 @@ describe('createPageChannelClient', () => {
     client.attach(port1 as unknown as MessagePort);
     expect(client.connected).toBe(true);
     const arrived = nextMessage(port2 as unknown as MessagePort);
-    const chunk = { v: 1, type: 'guard-chunk', streamId: 'a', text: 'hi' } as const;
+    const chunk = { v: 1, type: 'guard-chunk', streamId: 'a', text: 'hi', last: true } as const;
     expect(client.send(chunk)).toBe(true);
     expect(await arrived).toEqual(chunk);
     port1.close();
@@ -37,8 +37,11 @@ describe('createPageChannelClient', () => {
     port2.postMessage({ v: 2, type: 'guard-output', streamId: 's', text: 'x' });
     port2.postMessage('guard-output');
     port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', text: 'x' });
+    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', text: 'x', last: true });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(received).toEqual([{ v: 1, type: 'guard-output', streamId: 's', text: 'x' }]);
+    expect(received).toEqual([
+      { v: 1, type: 'guard-output', streamId: 's', text: 'x', last: true },
+    ]);
     port1.close();
   });
 
@@ -59,7 +62,7 @@ describe('createPageChannelClient', () => {
 describe('parseBridgeMessage', () => {
   it('accepts each message of the contract, rebuilt with its known fields only', () => {
     const valid: BridgeToPage[] = [
-      { v: 1, type: 'guard-output', streamId: 's', text: 'a' },
+      { v: 1, type: 'guard-output', streamId: 's', text: 'a', last: false },
       { v: 1, type: 'guard-messages', streamId: 's', messages: ['a', 'b'] },
       { v: 1, type: 'guard-done', streamId: 's' },
       { v: 1, type: 'guard-failed', streamId: 's' },

@@ -27,7 +27,7 @@ const valid: PageToBridge[] = [
     recogniser: '',
     probe: { url: '', contentType: '', head: '' },
   },
-  { v: 1, type: 'guard-chunk', streamId: 'ab12', text: 'data: x\n\n' },
+  { v: 1, type: 'guard-chunk', streamId: 'ab12', text: 'data: x\n\n', last: true },
   { v: 1, type: 'guard-message', streamId: 'ab12', message: '42["events",{}]' },
   { v: 1, type: 'guard-close', streamId: 'ab12' },
   { v: 1, type: 'guard-cancel', streamId: 'ab12' },
@@ -62,6 +62,7 @@ describe('parsePageMessage: malformed input is dropped', () => {
     type: 'guard-chunk',
     streamId: 'a',
     text: 'x',
+    last: false,
     ...fields,
   });
   const cases: [string, unknown][] = [
@@ -79,6 +80,7 @@ describe('parsePageMessage: malformed input is dropped', () => {
     ['empty stream id', chunk({ streamId: '' })],
     ['text not a string', chunk({ text: new Uint8Array(2) })],
     ['oversized text', chunk({ text: 'x'.repeat(PAGE_MESSAGE_LIMITS.chunk + 1) })],
+    ['last not a boolean', chunk({ last: 1 })],
     ['unknown kind', { ...valid[1], kind: 'pipe' }],
     ['probe missing', { ...valid[1], probe: undefined }],
     ['probe head not a string', { ...valid[1], probe: { ...probe, head: 1 } }],
@@ -111,6 +113,7 @@ describe('parsePageMessage: malformed input is dropped', () => {
         recogniser: field,
         probe: fc.oneof(field, fc.constant(probe)),
         text: field,
+        last: fc.oneof(field, fc.boolean()),
         message: field,
         hooks: field,
         request: field,

@@ -5,6 +5,7 @@
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROJECTION_RULES } from '../../../src/content/projection-events.ts';
 import { describe, expect, it } from 'vitest';
 import { builtinPackSources } from '../../../src/core/rules/builtin-packs.ts';
 import { ruleNameKey } from '../../../src/ui/rule-names.ts';
@@ -69,7 +70,11 @@ describe('UI catalogues', () => {
 
   it('name only rules that exist (the rest fall back to a readable id)', () => {
     const ids = new Set(
-      builtinPackSources.flatMap((pack) => pack.rules.map((rule) => ruleNameKey(rule.id))),
+      [
+        ...builtinPackSources.flatMap((pack) => pack.rules.map((rule) => rule.id)),
+        // History projection reports under these (src/content/projection-events.ts).
+        ...Object.values(PROJECTION_RULES),
+      ].map(ruleNameKey),
     );
     const stale = Object.keys(en).filter((key) => key.startsWith('rule_') && !ids.has(key));
     expect(stale).toEqual([]);
