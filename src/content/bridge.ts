@@ -45,6 +45,7 @@ import { createGuardReporter } from './guard-reporter.ts';
 import { createOutgoingSettings } from './outgoing-setup.ts';
 import { createPageGuardConfig } from './page-guard-config.ts';
 import { createRequestHost } from './request-host.ts';
+import { createTaskPacer } from './task-pacer.ts';
 
 function onDocumentElement(mark: (root: Element) => void): void {
   if (document.documentElement) {
@@ -124,6 +125,10 @@ const guardHost = createGuardHost({
   adapterById,
   socketRecogniser: recognisers.openWebUiSocket,
   post: toPage,
+  pace: createTaskPacer({
+    now: () => performance.now(),
+    setTimeout: (callback, ms) => window.setTimeout(callback, ms),
+  }),
 });
 const requestHost = createRequestHost({
   setup: () => outgoingSettings.current(),

@@ -48,6 +48,13 @@ export interface GuardHostDeps {
    * the notice and the log has the event.
    */
   reportFailure(format: string, reason: string): void;
+  /**
+   * Called before each step: resolves at once while the current task is young,
+   * or after a new task once it has run for a while (task-pacer.ts). Streams
+   * that waited for the config have a backlog, and their steps are chained
+   * promises: without pacing they would all run in one long task (issue 4).
+   */
+  pace?(): Promise<void> | undefined;
 }
 
 type Guard =
@@ -123,7 +130,8 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
 
   /** Runs `work` on the stream's guard after everything before it; a throw fails the stream. */
   const step = (streamId: string, stream: Stream, work: (guard: Guard) => void) => {
-    stream.chain = stream.chain.then((guard) => {
+    stream.chain = stream.chain.then(async (guard) => {
+      await deps.pace?.();
       if (!stream.over) {
         try {
           work(guard);

@@ -19,7 +19,7 @@
 import type { GuardOptions } from '../core/guard/stream-guard.ts';
 import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
-import { StreamGuard } from '../core/guard/stream-guard.ts';
+import { warmUpSteps } from '../core/guard/warm-up.ts';
 import { loadCompiledPackSteps } from '../core/rules/load-compiled-pack.ts';
 import type { PageConfig } from '../protocol/settings-schema.ts';
 
@@ -39,8 +39,8 @@ export interface PageGuardConfig {
   apply(config: PageConfig): void;
   /**
    * `apply` for the page's main thread: loads the packs in steps, calling `pause`
-   * (a new task) between them, then warms the engine's per-pack tables in a task
-   * of its own, so no step is one long task in the middle of a stream (issue 4).
+   * (a new task) between them, then warms the engine's per-pack tables in steps
+   * too (warm-up.ts), so no step is a long task (issue 4).
    * Streams that start meanwhile wait for it, as for the first config.
    */
   applyInSteps(config: PageConfig, pause: () => Promise<void>): Promise<void>;
@@ -138,10 +138,9 @@ export function createPageGuardConfig(): PageGuardConfig {
           }
           await pause();
         }
-        await pause();
-        // The first StreamGuard builds the pack's keyword automata, bigram tables and
-        // start classes (cached per pack): here, not in the first answer's first chunk.
-        new StreamGuard(next.pack, next.guard).push('');
+        // The first guard of a pack builds its start classes and keyword automata
+        // (cached on the pack): here, in steps, not in the first answer's first chunk.
+        for (const _ of warmUpSteps(next.pack, next.guard)) await pause();
       } catch (error) {
         refuse(error);
         return;

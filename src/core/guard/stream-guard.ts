@@ -88,10 +88,7 @@ export class StreamGuard {
     private readonly options: GuardOptions = {},
   ) {
     this.packLabel = `${pack.name}@${pack.version}`;
-    const active = options.session?.activeFlags() ?? new Set<string>();
-    for (const rule of pack.rules) {
-      const action = effectiveAction(rule, options.policy, active, options.policyMode);
-      if (action === 'off') continue;
+    for (const [rule, action] of activeRules(pack, options)) {
       this.actions.set(rule, action);
       (action === 'flag' ? this.flaggingRules : this.changingRules).push(rule);
     }
@@ -325,6 +322,20 @@ function sharedHits(scanners: (Scanner | null)[]): BigramHits | null {
   const hits = new BigramHits(second === undefined ? first : unionOf(first, second));
   for (const s of scanners) if (s?.bigramTable) s.useHits(hits);
   return hits;
+}
+
+/** The rules a guard with `options` runs, each with its effective action (never `off`). */
+export function activeRules(
+  pack: CompiledPack,
+  options: GuardOptions,
+): [CompiledRule, Exclude<RuleAction, 'off'>][] {
+  const active = options.session?.activeFlags() ?? new Set<string>();
+  const out: [CompiledRule, Exclude<RuleAction, 'off'>][] = [];
+  for (const rule of pack.rules) {
+    const action = effectiveAction(rule, options.policy, active, options.policyMode);
+    if (action !== 'off') out.push([rule, action]);
+  }
+  return out;
 }
 
 function effectiveAction(
