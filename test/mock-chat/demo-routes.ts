@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { asScripted, demoAnswer, EXFIL_DATA } from './demo-attacks.ts';
 import { byteChunks, fakeGithubToken } from './scripted-answers.ts';
 import { anthropicSse, openAiChatSse } from './wire-answers.ts';
+import { readBody } from './request-body.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -85,17 +86,6 @@ function send(res: ServerResponse, status: number, type: string, body: string, c
   };
   if (csp) headers['content-security-policy'] = csp;
   res.writeHead(status, headers).end(body);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const part of req as AsyncIterable<Buffer>) {
-    size += part.length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
-    parts.push(part);
-  }
-  return Buffer.concat(parts).toString('utf8');
 }
 
 /** The last user message's text of an OpenAI- or Anthropic-shaped body. */
@@ -162,7 +152,7 @@ export function createDemoRoutes(options: DemoRouteOptions): DemoRoutes {
   };
 
   const stream = async (req: IncomingMessage, res: ServerResponse, route: string) => {
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY_BYTES);
     received.push({ route, body });
     if (received.length > 100) received.shift();
     const answer = asScripted(demoAnswer(lastUserText(body), options.attackerUrl));

@@ -22,6 +22,7 @@ import {
   scenarioEvents,
   type ScenarioFormat,
 } from './guard-notice-scenarios.ts';
+import { readBody } from './request-body.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PAGE_HTML = readFileSync(join(here, 'guard-notices.html'), 'utf8');
@@ -67,17 +68,6 @@ function sendPage(res: ServerResponse): void {
   res.end(body);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const part of req as AsyncIterable<Buffer>) {
-    size += part.length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
-    parts.push(part);
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
-
 /** The last user message's text: the scenario's name. */
 function requestedScenario(body: string): string {
   const parsed = JSON.parse(body) as { messages?: { role?: unknown; content?: unknown }[] };
@@ -92,7 +82,7 @@ async function stream(
   format: ScenarioFormat,
   chunkDelayMs: number,
 ): Promise<void> {
-  const name = requestedScenario(await readBody(req));
+  const name = requestedScenario(await readBody(req, MAX_BODY_BYTES));
   if (!isScenarioName(name)) {
     send(res, 404, 'text/plain; charset=utf-8', 'no such scenario');
     return;

@@ -28,6 +28,7 @@ import { createPageHookRoutes } from './page-hook-routes.ts';
 import { createReferenceOnlyRoutes } from './reference-only-routes.ts';
 import { byteChunks, scriptedAnswer } from './scripted-answers.ts';
 import { anthropicJson, anthropicSse, openAiChatJson, openAiChatSse } from './wire-answers.ts';
+import { readBody } from './request-body.ts';
 
 export interface MockChatOptions {
   /** 0 (default) picks a free port. */
@@ -111,17 +112,6 @@ function sendIndex(res: ServerResponse): void {
       "frame-ancestors 'none'",
     ].join('; '),
   });
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const part of req as AsyncIterable<Buffer>) {
-    size += part.length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
-    parts.push(part);
-  }
-  return Buffer.concat(parts).toString('utf8');
 }
 
 /** The text of a message's `content`: a string, or text blocks (Anthropic, OpenAI parts). */
@@ -231,7 +221,7 @@ async function streamAnswer(
   record: SentAnswer,
   chunkDelayMs: number,
 ): Promise<void> {
-  const request = parseChatRequest(await readBody(req));
+  const request = parseChatRequest(await readBody(req, MAX_BODY_BYTES));
   const answer = answerFor(route, request);
   const bytes = Buffer.from(answer.body, 'utf8');
   const headers: Record<string, string | number> = {
