@@ -16,7 +16,11 @@ import manifest from './manifest.json' with { type: 'json' };
  * behind a `?script` import, which would list them in web_accessible_resources for every
  * page. So `standaloneContentScripts` below builds them itself, at the same paths.
  */
-export const STANDALONE_CONTENT_SCRIPTS = ['src/page/main-world.ts', 'src/content/bridge.ts'];
+export const STANDALONE_CONTENT_SCRIPTS = [
+  'src/page/main-world.ts',
+  'src/content/bridge.ts',
+  'src/content/guard-engine.ts',
+];
 
 /**
  * Builds each of STANDALONE_CONTENT_SCRIPTS as one self-contained IIFE (Vite library
@@ -25,13 +29,9 @@ export const STANDALONE_CONTENT_SCRIPTS = ['src/page/main-world.ts', 'src/conten
  * `scripting.registerContentScripts` loads them.
  */
 function standaloneContentScripts(): Plugin {
-  let minify: boolean | 'terser' | 'esbuild' | 'oxc' = false;
   return {
     name: 'csg:standalone-content-scripts',
     apply: 'build',
-    configResolved(config) {
-      minify = config.build.minify;
-    },
     async generateBundle() {
       for (const entry of STANDALONE_CONTENT_SCRIPTS) {
         const fileName = entry.replace(/\.ts$/, '.js');
@@ -42,7 +42,10 @@ function standaloneContentScripts(): Plugin {
             write: false,
             emptyOutDir: false,
             target: 'es2022',
-            minify,
+            // Minified, unlike the extension pages: the browser parses these in every
+            // frame of every guarded page, in the page's main thread, and parse time
+            // grows with the source's length (bench/long-task-attribution.ts).
+            minify: true,
             sourcemap: false,
             lib: { entry, formats: ['iife'], name: 'csg', fileName: () => fileName },
             rollupOptions: { output: { inlineDynamicImports: true } },

@@ -299,7 +299,14 @@ function browserRows(browser: BrowserReport | { error: string } | undefined): [s
       'browser: total render',
       `${round(w.total_ms, 0)} ms with, ${round(wo.total_ms, 0)} ms without (×${browser.total_ratio})`,
     ],
-    ['browser: long tasks from the guard', `${browser.guard_long_tasks}`],
+    [
+      'browser: long tasks caused by the guard',
+      `${browser.guard_long_tasks} (traced run: ${browser.traced_with_extension.long_tasks_touched_by_guard} of ${browser.traced_with_extension.long_tasks} long tasks ran guard code; longest task with guard code ${browser.traced_with_extension.longest_guard_task_ms} ms)`,
+    ],
+    [
+      'browser: long tasks, with minus without',
+      `${browser.long_tasks_difference} (${w.long_tasks} with, ${wo.long_tasks} without)`,
+    ],
     [
       'MAIN-world script',
       `${browser.main_world_bytes} B built, ${browser.main_world_min_bytes} B minified`,

@@ -1,10 +1,15 @@
 /**
- * Per-site registration of the two content scripts (issue 4: "a site switched off
+ * Per-site registration of the content scripts (issue 4: "a site switched off
  * gets no script at all"). The manifest declares no `content_scripts`; the
- * background registers the MAIN-world hook and the ISOLATED bridge with
- * `scripting.registerContentScripts` for exactly the sites that are switched on
- * and permitted, and re-syncs on install, start-up and every settings change.
- * Both scripts share one match list, so the hook never runs without its bridge.
+ * background registers them with `scripting.registerContentScripts` for exactly
+ * the sites that are switched on and permitted, and re-syncs on install,
+ * start-up and every settings change:
+ * - the MAIN-world hook and the ISOLATED bridge at document_start, which take the
+ *   private port before any page script runs;
+ * - the ISOLATED guard engine at document_end, a later task, so compiling and
+ *   starting it never lengthens the page's first parse task (engine-dock.ts).
+ * All three share one match list, so the hook never runs without its bridge and
+ * the bridge never without its engine.
  */
 import type { Scripting } from 'webextension-polyfill';
 import { CONTENT_SCRIPT_IDS } from '../protocol/runtime-messages.ts';
@@ -14,6 +19,7 @@ import { DEFAULT_SITE_PATTERNS, type Settings } from '../protocol/settings-schem
 export const CONTENT_SCRIPT_FILES = {
   main: 'src/page/main-world.js',
   bridge: 'src/content/bridge.js',
+  engine: 'src/content/guard-engine.js',
 } as const;
 
 /** The part of `browser.scripting` the sync uses (a fake in unit tests). */
@@ -57,6 +63,13 @@ export function registrationsFor(matches: readonly string[]): Scripting.Register
       js: [CONTENT_SCRIPT_FILES.bridge],
       world: 'ISOLATED',
     },
+    {
+      ...common,
+      id: CONTENT_SCRIPT_IDS.engine,
+      js: [CONTENT_SCRIPT_FILES.engine],
+      world: 'ISOLATED',
+      runAt: 'document_end',
+    },
   ];
 }
 
@@ -98,7 +111,7 @@ export async function syncRegistration(
   }
   const matches = [...new Set(sites.flatMap(sitePatterns))].sort();
   const wanted = registrationsFor(matches);
-  const ids = [CONTENT_SCRIPT_IDS.main, CONTENT_SCRIPT_IDS.bridge];
+  const ids = Object.values(CONTENT_SCRIPT_IDS);
   const existing = await scripting.getRegisteredContentScripts({ ids });
   const unchanged =
     existing.length === wanted.length &&

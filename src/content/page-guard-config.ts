@@ -17,6 +17,7 @@
  * No extension APIs here.
  */
 import type { GuardOptions } from '../core/guard/stream-guard.ts';
+import { outgoingScanOptions } from '../core/outgoing/outgoing-dlp.ts';
 import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
 import { warmUpSteps } from '../core/guard/warm-up.ts';
@@ -38,12 +39,14 @@ export interface PageGuardConfig {
   /** Applies a config from the bridge to streams that start from now on. */
   apply(config: PageConfig): void;
   /**
-   * `apply` for the page's main thread: loads the packs in steps, calling `pause`
-   * (a new task) between them, then warms the engine's per-pack tables in steps
-   * too (warm-up.ts), so no step is a long task (issue 4).
-   * Streams that start meanwhile wait for it, as for the first config.
+   * `apply` for the page's main thread: loads the packs in steps, then warms the
+   * engine's per-pack tables in steps too (warm-up.ts), so no step is a long task
+   * (issue 4). Between two steps it calls `pause`, which either lets the next step
+   * run now (undefined: the task is still young) or returns a promise that settles
+   * in a new task (task-pacer.ts). Streams that start meanwhile wait for it, as for
+   * the first config.
    */
-  applyInSteps(config: PageConfig, pause: () => Promise<void>): Promise<void>;
+  applyInSteps(config: PageConfig, pause: () => Promise<void> | undefined): Promise<void>;
   /** No config can come (the channel to the bridge did not open). */
   fail(reason: string): void;
   /** True once a config from the bridge is in effect. */
@@ -136,11 +139,18 @@ export function createPageGuardConfig(): PageGuardConfig {
             next = step.value;
             break;
           }
-          await pause();
+          const paused = pause();
+          if (paused !== undefined) await paused;
         }
         // The first guard of a pack builds its start classes and keyword automata
-        // (cached on the pack): here, in steps, not in the first answer's first chunk.
-        for (const _ of warmUpSteps(next.pack, next.guard)) await pause();
+        // (cached on the pack): here, in steps, not in the first answer's first chunk,
+        // and likewise for the rule sets a send is scanned with (the outgoing policy).
+        for (const options of [next.guard, outgoingScanOptions(config.outgoing)]) {
+          for (const _ of warmUpSteps(next.pack, options)) {
+            const paused = pause();
+            if (paused !== undefined) await paused;
+          }
+        }
       } catch (error) {
         refuse(error);
         return;

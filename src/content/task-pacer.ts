@@ -9,8 +9,8 @@
  */
 export interface TaskPacerDeps {
   now(): number;
-  /** Schedules `callback` in a new task (a zero-delay timer). */
-  setTimeout(callback: () => void, ms: number): unknown;
+  /** Runs `callback` in a new task (a zero-delay timer in the extension). */
+  newTask(callback: () => void): void;
 }
 
 export function createTaskPacer(
@@ -21,9 +21,9 @@ export function createTaskPacer(
   const startSlice = () => {
     sliceStart = deps.now();
     // Runs in a later task: the next step there starts a fresh slice.
-    deps.setTimeout(() => {
+    deps.newTask(() => {
       sliceStart = undefined;
-    }, 0);
+    });
   };
   return () => {
     if (sliceStart === undefined) {
@@ -32,10 +32,10 @@ export function createTaskPacer(
     }
     if (deps.now() - sliceStart < sliceMs) return undefined;
     return new Promise<void>((resolve) => {
-      deps.setTimeout(() => {
+      deps.newTask(() => {
         startSlice();
         resolve();
-      }, 0);
+      });
     });
   };
 }

@@ -27,20 +27,11 @@ import { installXhrOutgoingHook } from './xhr-outgoing-hook.ts';
 import type { PageHookOptions } from './page-hook-options.ts';
 import { createRemoteGuards } from './remote-guard.ts';
 import { randomId } from '../protocol/random-id.ts';
+import { onDocumentElement } from '../content/on-document-element.ts';
 
 function markGuardOn(): void {
   // Element.setAttribute also works on XML and SVG documents, where `dataset` may not exist.
-  const mark = (root: Element) => root.setAttribute('data-csg-guard', 'on');
-  if (document.documentElement) {
-    mark(document.documentElement);
-    return;
-  }
-  const observer = new MutationObserver(() => {
-    if (!document.documentElement) return;
-    observer.disconnect();
-    mark(document.documentElement);
-  });
-  observer.observe(document, { childList: true });
+  onDocumentElement(document, (root) => root.setAttribute('data-csg-guard', 'on'));
 }
 
 // Captured before any page script can replace them.

@@ -306,5 +306,9 @@ export interface BackgroundError {
   error: string;
 }
 
-/** The ids under which the background registers the two content scripts. */
-export const CONTENT_SCRIPT_IDS = { main: 'csg-main-world', bridge: 'csg-bridge' } as const;
+/** The ids under which the background registers the three content scripts. */
+export const CONTENT_SCRIPT_IDS = {
+  main: 'csg-main-world',
+  bridge: 'csg-bridge',
+  engine: 'csg-guard-engine',
+} as const;

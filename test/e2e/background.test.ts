@@ -37,6 +37,15 @@ function badgeOf(extensionPage: Page, urlPrefix: string): Promise<string> {
   }, urlPrefix);
 }
 
+/**
+ * The marks once the guard engine has docked: it runs at document_end, in a later
+ * task (src/content/engine-dock.ts), which Firefox may reach after `load` fired.
+ */
+async function dockedGuardMarks(page: Page) {
+  await page.waitForSelector('html[data-csg-bridge="on"]', { timeout: 10_000 });
+  return guardMarks(page);
+}
+
 async function guardMarks(page: Page) {
   return page.evaluate(() => ({
     guard: document.documentElement.getAttribute('data-csg-guard'),
@@ -68,7 +77,7 @@ describe.each([
 
   it('logs a guarded answer in IndexedDB with the rule id, and no raw secret anywhere', async () => {
     await page.goto(`${chat.url}/`, { waitUntil: 'load' });
-    expect(await guardMarks(page)).toEqual({ guard: 'on', bridge: 'on' });
+    expect(await dockedGuardMarks(page)).toEqual({ guard: 'on', bridge: 'on' });
     const answer = await askMockChat(page, 'show me the secret');
     expect(answer).not.toContain(token);
 
@@ -118,7 +127,7 @@ describe.each([
       registered: true,
     });
     await page.reload({ waitUntil: 'load' });
-    expect(await guardMarks(page)).toEqual({ guard: 'on', bridge: 'on' });
+    expect(await dockedGuardMarks(page)).toEqual({ guard: 'on', bridge: 'on' });
     expect(await askMockChat(page, 'show me the secret')).not.toContain(token);
   });
 });

@@ -40,7 +40,7 @@ export interface LaunchOptions {
 }
 
 /** The content-script ids the background registers (src/protocol/runtime-messages.ts). */
-const REGISTERED_SCRIPT_IDS = ['csg-main-world', 'csg-bridge'];
+const REGISTERED_SCRIPT_IDS = ['csg-main-world', 'csg-bridge', 'csg-guard-engine'];
 
 /**
  * Waits until the background has registered the content scripts (it does so on

@@ -23,7 +23,7 @@ let foldTable: Uint16Array | null = null;
  * `foldUnit` of every code unit, built once per process: an automaton needs
  * the symbol of every unit, and 65,536 toLowerCase calls per automaton were
  * most of building one, on the page's main thread. The non-ASCII units are
- * lowered in one call, each between spaces: the only context-dependent
+ * lowered a block per call, each between spaces: the only context-dependent
  * mapping of toLowerCase (Final_Sigma) then sees what it sees for the unit
  * alone, and no surrogates pair up. A unit that lowers to several units keeps
  * itself, as in `foldUnit` (test/unit/guard/keyword-automaton.test.ts checks
@@ -31,31 +31,46 @@ let foldTable: Uint16Array | null = null;
  */
 export function foldedUnits(): Uint16Array {
   if (foldTable === null) {
-    const table = new Uint16Array(0x10000);
-    for (let unit = 0; unit < 0x80; unit++) table[unit] = foldUnit(unit);
-    const spaced = new Array<number>(2 * (0x10000 - 0x80));
-    for (let unit = 0x80; unit < 0x10000; unit++) {
-      spaced[2 * (unit - 0x80)] = 0x20;
-      spaced[2 * (unit - 0x80) + 1] = unit;
+    const steps = foldedUnitsSteps();
+    while (steps.next().done !== true);
+  }
+  return foldTable as Uint16Array;
+}
+
+/** Non-ASCII units lowered per step of `foldedUnitsSteps`. */
+const FOLD_UNITS_PER_STEP = 0x2000;
+
+/**
+ * `foldedUnits`, built in steps (warm-up.ts): the non-ASCII units a block at a
+ * time. Each unit is lowered between spaces whether its block is lowered alone
+ * or with the others, so the table is the same either way.
+ */
+export function* foldedUnitsSteps(): Generator<void, void, void> {
+  if (foldTable !== null) return;
+  const table = new Uint16Array(0x10000);
+  for (let unit = 0; unit < 0x80; unit++) table[unit] = foldUnit(unit);
+  for (let first = 0x80; first < 0x10000; first += FOLD_UNITS_PER_STEP) {
+    const last = Math.min(first + FOLD_UNITS_PER_STEP, 0x10000);
+    const spaced = new Array<number>(2 * (last - first));
+    for (let unit = first; unit < last; unit++) {
+      spaced[2 * (unit - first)] = 0x20;
+      spaced[2 * (unit - first) + 1] = unit;
     }
-    let lowered = '';
-    for (let i = 0; i < spaced.length; i += 0x2000) {
-      lowered += String.fromCharCode(...spaced.slice(i, i + 0x2000));
-    }
-    lowered = lowered.toLowerCase();
+    const lowered = String.fromCharCode(...spaced).toLowerCase();
     // `lowered` is " x x x…": each piece runs from after a space to the next space.
-    let unit = 0x80;
+    let unit = first;
     let at = 1;
-    while (unit < 0x10000) {
+    while (unit < last) {
       let next = lowered.indexOf(' ', at);
       if (next < 0) next = lowered.length;
       table[unit] = next - at === 1 ? lowered.charCodeAt(at) : unit;
       unit++;
       at = next + 1;
     }
-    foldTable = table;
+    if (last < 0x10000) yield;
   }
-  return foldTable;
+  // Another caller may have finished the table meanwhile; both built the same one.
+  foldTable ??= table;
 }
 
 export function foldText(text: string): string {
@@ -91,137 +106,45 @@ export class KeywordAutomaton {
   /** The distinct case-folded keywords. */
   readonly keywords: readonly string[];
 
-  constructor(keywordsByRule: readonly (readonly string[])[]) {
-    // The trie, flat: one map from (node, folded unit) to child, edges in creation order,
-    // and per-node lists (no Map or Set per node: building thousands of them was most of
-    // building an automaton on the page's main thread).
-    const childOf = new Map<number, number>();
-    const edgeParent: number[] = [];
-    const edgeUnit: number[] = [];
-    const edgeChild: number[] = [];
-    const depth: number[] = [0];
-    const own: (KeywordHit[] | undefined)[] = [undefined];
-    const extending: number[][] = [[]];
-    const units = new Set<number>();
-    let maxLen = 0;
-    const distinct = new Set<string>();
-    keywordsByRule.forEach((keywords, rule) => {
-      for (const raw of keywords) {
-        const kw = foldText(raw);
-        distinct.add(kw);
-        maxLen = Math.max(maxLen, kw.length);
-        let node = 0;
-        for (let i = 0; i < kw.length; i++) {
-          // Rules come in order, so a repeat of this rule is the list's last entry.
-          const rules = extending[node] as number[];
-          if (rules[rules.length - 1] !== rule) rules.push(rule);
-          const unit = kw.charCodeAt(i);
-          units.add(unit);
-          const key = node * 0x10000 + unit;
-          let child = childOf.get(key);
-          if (child === undefined) {
-            child = depth.length;
-            childOf.set(key, child);
-            edgeParent.push(node);
-            edgeUnit.push(unit);
-            edgeChild.push(child);
-            depth.push((depth[node] as number) + 1);
-            own.push(undefined);
-            extending.push([]);
-          }
-          node = child;
-        }
-        const hits = (own[node] ??= []);
-        if (!hits.some((h) => h.rule === rule)) hits.push({ rule, length: kw.length });
-      }
-    });
-    this.keywords = [...distinct];
-    const n = depth.length;
-    this.nodeCount = n;
-    this.maxKeywordLength = maxLen;
-    // Symbols: the distinct folded keyword units, numbered from 1.
-    const symbolOfFolded = new Uint16Array(0x10000);
-    let symbols = 1;
-    for (const unit of units) symbolOfFolded[unit] = symbols++;
-    this.symbols = symbols;
-    this.symbolOf = new Uint16Array(0x10000);
-    const folded = foldedUnits();
-    for (let unit = 0; unit < 0x10000; unit++) {
-      this.symbolOf[unit] = symbolOfFolded[folded[unit] as number] as number;
-    }
-    // Nodes numbered breadth-first (by depth, then creation): the shallow nodes ordinary
-    // text visits all the time share the first rows of `goto` (in insertion order they were
-    // spread over megabytes). A node's children are listed by its new number.
-    const atDepth = new Int32Array(maxLen + 2);
-    // atDepth[d]: the first number of depth d (counting sort, then running sums).
-    for (let old = 0; old < n; old++) {
-      const slot = (depth[old] as number) + 1;
-      atDepth[slot] = (atDepth[slot] as number) + 1;
-    }
-    for (let d = 1; d < atDepth.length; d++) {
-      atDepth[d] = (atDepth[d] as number) + (atDepth[d - 1] as number);
-    }
-    const renumbered = new Int32Array(n);
-    const order = new Int32Array(n);
-    for (let old = 0; old < n; old++) {
-      const id = atDepth[depth[old] as number] as number;
-      atDepth[depth[old] as number] = id + 1;
-      renumbered[old] = id;
-      order[id] = old;
-    }
-    const edges = edgeChild.length;
-    const childStart = new Int32Array(n + 1);
-    for (let e = 0; e < edges; e++) {
-      const parent = renumbered[edgeParent[e] as number] as number;
-      childStart[parent + 1] = (childStart[parent + 1] as number) + 1;
-    }
-    for (let id = 0; id < n; id++) {
-      childStart[id + 1] = (childStart[id + 1] as number) + (childStart[id] as number);
-    }
-    const fill = childStart.slice(0, n);
-    const childSym = new Int32Array(edges);
-    const childId = new Int32Array(edges);
-    for (let e = 0; e < edges; e++) {
-      const parent = renumbered[edgeParent[e] as number] as number;
-      const at = fill[parent] as number;
-      fill[parent] = at + 1;
-      childSym[at] = symbolOfFolded[edgeUnit[e] as number] as number;
-      childId[at] = renumbered[edgeChild[e] as number] as number;
-    }
-    const width = symbols;
-    this.goto = new Int32Array(n * width);
-    this.fail = new Int32Array(n);
-    this.depth = new Int32Array(n);
-    this.outputs = new Array<KeywordHit[]>(n);
-    this.extendingRules = new Array<number[]>(n);
-    this.hasOutput = new Uint8Array(n);
-    // Resolve failure links and complete the goto function in that order: a node's row is
-    // its failure node's row (shallower, so already complete) with its own children set.
-    for (let node = 0; node < n; node++) {
-      const old = order[node] as number;
-      this.depth[node] = depth[old] as number;
-      this.extendingRules[node] = extending[old] as number[];
-      const fail = this.fail[node] as number;
-      const row = node * width;
-      const mine = own[old] ?? [];
-      const outputs = node === 0 ? mine : [...mine, ...(this.outputs[fail] as KeywordHit[])];
-      this.outputs[node] = outputs;
-      this.hasOutput[node] = outputs.length > 0 ? 1 : 0;
-      if (node > 0) this.goto.copyWithin(row, fail * width, fail * width + width);
-      for (let e = childStart[node] as number; e < (childStart[node + 1] as number); e++) {
-        const sym = childSym[e] as number;
-        const child = childId[e] as number;
-        this.fail[child] = node === 0 ? 0 : (this.goto[fail * width + sym] as number);
-        this.goto[row + sym] = child;
-      }
-    }
+  constructor(source: readonly (readonly string[])[] | KeywordAutomatonParts) {
+    const parts = Array.isArray(source)
+      ? runToEnd(automatonParts(source as readonly (readonly string[])[]))
+      : (source as KeywordAutomatonParts);
+    this.symbolOf = parts.symbolOf;
+    this.symbols = parts.symbols;
+    this.hasOutput = parts.hasOutput;
+    this.goto = parts.goto;
+    this.depth = parts.depth;
+    this.fail = parts.fail;
+    this.outputs = parts.outputs;
+    this.extendingRules = parts.extendingRules;
+    this.nodeCount = parts.nodeCount;
+    this.maxKeywordLength = parts.maxKeywordLength;
+    this.keywords = parts.keywords;
+  }
+
+  /**
+   * The same automaton, built in steps: the caller resumes the generator from a
+   * new task after each yield (warm-up.ts), so building the prefilter of a large
+   * pack on a page's main thread is never one long task.
+   */
+  static *steps(
+    keywordsByRule: readonly (readonly string[])[],
+  ): Generator<void, KeywordAutomaton, void> {
+    return new KeywordAutomaton(yield* automatonParts(keywordsByRule));
   }
 
   /** For each folded keyword unit, every code unit that folds to it. */
   foldPreimage(): Map<number, number[]> {
+    return runToEnd(this.foldPreimageSteps());
+  }
+
+  /** `foldPreimage` in steps: a quarter of the code units per step. */
+  *foldPreimageSteps(): Generator<void, Map<number, number[]>, void> {
     const preimage = new Map<number, number[]>();
     const table = foldedUnits();
     for (let unit = 0; unit < 0x10000; unit++) {
+      if ((unit & 0x3fff) === 0x3fff) yield;
       if (this.symbolOf[unit] === 0) continue;
       const folded = table[unit] as number;
       const list = preimage.get(folded) ?? [];
@@ -235,4 +158,174 @@ export class KeywordAutomaton {
     const sym = this.symbolOf[unit] as number;
     return sym === 0 ? 0 : (this.goto[node * this.symbols + sym] as number);
   }
+}
+
+/** Keyword rules added to the trie between two yields of `automatonParts`. */
+const RULES_PER_STEP = 64;
+/** Nodes whose goto rows are completed between two yields (rows are `symbols` wide). */
+const NODES_PER_STEP = 1024;
+
+/** The fields of a KeywordAutomaton. */
+interface KeywordAutomatonParts {
+  symbolOf: Uint16Array;
+  symbols: number;
+  hasOutput: Uint8Array;
+  goto: Int32Array;
+  depth: Int32Array;
+  fail: Int32Array;
+  outputs: KeywordHit[][];
+  extendingRules: number[][];
+  nodeCount: number;
+  maxKeywordLength: number;
+  keywords: readonly string[];
+}
+
+function runToEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * Builds the automaton's fields, yielding between bounded pieces of work; the
+ * result does not depend on how (or whether) the caller pauses between them.
+ */
+function* automatonParts(
+  keywordsByRule: readonly (readonly string[])[],
+): Generator<void, KeywordAutomatonParts, void> {
+  // The trie, flat: one map from (node, folded unit) to child, edges in creation order,
+  // and per-node lists (no Map or Set per node: building thousands of them was most of
+  // building an automaton on the page's main thread).
+  const childOf = new Map<number, number>();
+  const edgeParent: number[] = [];
+  const edgeUnit: number[] = [];
+  const edgeChild: number[] = [];
+  const depth: number[] = [0];
+  const own: (KeywordHit[] | undefined)[] = [undefined];
+  const extending: number[][] = [[]];
+  const units = new Set<number>();
+  let maxLen = 0;
+  const distinct = new Set<string>();
+  for (const [rule, keywords] of keywordsByRule.entries()) {
+    for (const raw of keywords) {
+      const kw = foldText(raw);
+      distinct.add(kw);
+      maxLen = Math.max(maxLen, kw.length);
+      let node = 0;
+      for (let i = 0; i < kw.length; i++) {
+        // Rules come in order, so a repeat of this rule is the list's last entry.
+        const rules = extending[node] as number[];
+        if (rules[rules.length - 1] !== rule) rules.push(rule);
+        const unit = kw.charCodeAt(i);
+        units.add(unit);
+        const key = node * 0x10000 + unit;
+        let child = childOf.get(key);
+        if (child === undefined) {
+          child = depth.length;
+          childOf.set(key, child);
+          edgeParent.push(node);
+          edgeUnit.push(unit);
+          edgeChild.push(child);
+          depth.push((depth[node] as number) + 1);
+          own.push(undefined);
+          extending.push([]);
+        }
+        node = child;
+      }
+      const hits = (own[node] ??= []);
+      if (!hits.some((h) => h.rule === rule)) hits.push({ rule, length: kw.length });
+    }
+    if (rule % RULES_PER_STEP === RULES_PER_STEP - 1) yield;
+  }
+  const keywords = [...distinct];
+  const n = depth.length;
+  yield;
+  // Symbols: the distinct folded keyword units, numbered from 1.
+  const symbolOfFolded = new Uint16Array(0x10000);
+  let symbols = 1;
+  for (const unit of units) symbolOfFolded[unit] = symbols++;
+  const symbolOf = new Uint16Array(0x10000);
+  const folded = foldedUnits();
+  for (let unit = 0; unit < 0x10000; unit++) {
+    symbolOf[unit] = symbolOfFolded[folded[unit] as number] as number;
+  }
+  yield;
+  // Nodes numbered breadth-first (by depth, then creation): the shallow nodes ordinary
+  // text visits all the time share the first rows of `goto` (in insertion order they were
+  // spread over megabytes). A node's children are listed by its new number.
+  const atDepth = new Int32Array(maxLen + 2);
+  // atDepth[d]: the first number of depth d (counting sort, then running sums).
+  for (let old = 0; old < n; old++) {
+    const slot = (depth[old] as number) + 1;
+    atDepth[slot] = (atDepth[slot] as number) + 1;
+  }
+  for (let d = 1; d < atDepth.length; d++) {
+    atDepth[d] = (atDepth[d] as number) + (atDepth[d - 1] as number);
+  }
+  const renumbered = new Int32Array(n);
+  const order = new Int32Array(n);
+  for (let old = 0; old < n; old++) {
+    const id = atDepth[depth[old] as number] as number;
+    atDepth[depth[old] as number] = id + 1;
+    renumbered[old] = id;
+    order[id] = old;
+  }
+  const edges = edgeChild.length;
+  const childStart = new Int32Array(n + 1);
+  for (let e = 0; e < edges; e++) {
+    const parent = renumbered[edgeParent[e] as number] as number;
+    childStart[parent + 1] = (childStart[parent + 1] as number) + 1;
+  }
+  for (let id = 0; id < n; id++) {
+    childStart[id + 1] = (childStart[id + 1] as number) + (childStart[id] as number);
+  }
+  const fill = childStart.slice(0, n);
+  const childSym = new Int32Array(edges);
+  const childId = new Int32Array(edges);
+  for (let e = 0; e < edges; e++) {
+    const parent = renumbered[edgeParent[e] as number] as number;
+    const at = fill[parent] as number;
+    fill[parent] = at + 1;
+    childSym[at] = symbolOfFolded[edgeUnit[e] as number] as number;
+    childId[at] = renumbered[edgeChild[e] as number] as number;
+  }
+  const width = symbols;
+  yield;
+  const parts: KeywordAutomatonParts = {
+    symbolOf,
+    symbols,
+    hasOutput: new Uint8Array(n),
+    goto: new Int32Array(n * width),
+    depth: new Int32Array(n),
+    fail: new Int32Array(n),
+    outputs: new Array<KeywordHit[]>(n),
+    extendingRules: new Array<number[]>(n),
+    nodeCount: n,
+    maxKeywordLength: maxLen,
+    keywords,
+  };
+  const { goto: next, fail: failOf, outputs: outputsOf } = parts;
+  // Resolve failure links and complete the goto function in that order: a node's row is
+  // its failure node's row (shallower, so already complete) with its own children set.
+  for (let node = 0; node < n; node++) {
+    const old = order[node] as number;
+    parts.depth[node] = depth[old] as number;
+    parts.extendingRules[node] = extending[old] as number[];
+    const fail = failOf[node] as number;
+    const row = node * width;
+    const mine = own[old] ?? [];
+    const outputs = node === 0 ? mine : [...mine, ...(outputsOf[fail] as KeywordHit[])];
+    outputsOf[node] = outputs;
+    parts.hasOutput[node] = outputs.length > 0 ? 1 : 0;
+    if (node > 0) next.copyWithin(row, fail * width, fail * width + width);
+    for (let e = childStart[node] as number; e < (childStart[node + 1] as number); e++) {
+      const sym = childSym[e] as number;
+      const child = childId[e] as number;
+      failOf[child] = node === 0 ? 0 : (next[fail * width + sym] as number);
+      next[row + sym] = child;
+    }
+    if (node % NODES_PER_STEP === NODES_PER_STEP - 1) yield;
+  }
+  return parts;
 }

@@ -158,14 +158,6 @@ export class Scanner {
       }
     });
     this.startsAfter = Uint8Array.from(this.startersAfter, (list) => (list === undefined ? 0 : 1));
-    // Per class, the kinds of previous unit after which some always-on rule can begin with it.
-    const startKinds = new Uint8Array(classCount);
-    for (const rule of rules) {
-      const classes = rule.startClasses;
-      if (rule.keyword || classes === null) continue;
-      for (let g = 0; g < classCount; g++)
-        startKinds[g] = (startKinds[g] as number) | (classes[g] as number);
-    }
     const first = rules[0];
     this.scratch = {
       rule: 0,
@@ -175,7 +167,7 @@ export class Scanner {
       dfa: first === undefined ? (null as unknown as LazyDfa) : first.dfa,
       maxLength: 0,
     };
-    this.bigrams = keywords === null ? null : cachedBigrams(keywords, alphabet, startKinds);
+    this.bigrams = keywords === null ? null : cachedBigrams(rules, keywords, alphabet);
     this.partialLive = keywords === null ? null : cachedPartialMemo(keywords);
   }
 
@@ -686,29 +678,67 @@ function cachedPartialMemo(keywords: KeywordAutomaton): PartialMemo {
 const bigramCache = new WeakMap<KeywordAutomaton, Uint8Array>();
 
 function cachedBigrams(
+  rules: readonly ScanRule[],
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
-  startKinds: Uint8Array,
 ): Uint8Array {
   let table = bigramCache.get(keywords);
   if (table === undefined) {
-    table = startBigrams(keywords, alphabet, startKinds);
+    table = startBigrams(
+      keywords,
+      alphabet,
+      startKindsOf(rules, alphabet),
+      keywords.foldPreimage(),
+    );
     bigramCache.set(keywords, table);
   }
   return table;
 }
 
 /**
+ * Builds and caches, in steps, the bigram table a Scanner over `rules` with this
+ * automaton would build in its constructor (warm-up.ts): each step is one pass
+ * over the 65,536 code units at most.
+ */
+export function* warmBigramSteps(
+  rules: readonly ScanRule[],
+  keywords: KeywordAutomaton | null,
+  alphabet: Alphabet,
+): Generator<void, void, void> {
+  if (keywords === null || bigramCache.has(keywords)) return;
+  const startKinds = startKindsOf(rules, alphabet);
+  yield;
+  const preimage = yield* keywords.foldPreimageSteps();
+  yield;
+  const table = yield* startBigramsSteps(keywords, alphabet, startKinds, preimage);
+  bigramCache.set(keywords, table);
+}
+
+/** Per class, the kinds of previous unit after which some always-on rule can begin with it. */
+function startKindsOf(rules: readonly ScanRule[], alphabet: Alphabet): Uint8Array {
+  const classCount = alphabet.classCount;
+  const startKinds = new Uint8Array(classCount);
+  for (const rule of rules) {
+    const classes = rule.startClasses;
+    if (rule.keyword || classes === null) continue;
+    for (let g = 0; g < classCount; g++) {
+      startKinds[g] = (startKinds[g] as number) | (classes[g] as number);
+    }
+  }
+  return startKinds;
+}
+
+/**
  * The scanner's bigram table (see `Scanner.bigrams`). `startKinds[class]`: the
  * kinds of previous unit after which an always-on rule can begin with the class.
  */
-function startBigrams(
+function* startBigramsSteps(
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
   startKinds: Uint8Array,
-): Uint8Array {
+  preimage: Map<number, number[]>,
+): Generator<void, Uint8Array, void> {
   const table = new Uint8Array(0x10000);
-  const preimage = keywords.foldPreimage();
   for (const kw of keywords.keywords) {
     const firsts = preimage.get(kw.charCodeAt(0)) ?? [];
     // A one-unit keyword may be followed by anything.
@@ -719,6 +749,7 @@ function startBigrams(
       else for (const b of seconds) table[row | bigramByte(b)] = 1;
     }
   }
+  yield;
   // Always-on starts: the kinds each byte's units have, against the kinds each byte's units
   // can start after.
   const kindsOfByte = new Uint8Array(0x100);
@@ -728,7 +759,9 @@ function startBigrams(
     const b = bigramByte(unit);
     kindsOfByte[b] = (kindsOfByte[b] as number) | (1 << (alphabet.kind[g] as number));
     startsAfterKindsOfByte[b] = (startsAfterKindsOfByte[b] as number) | (startKinds[g] as number);
+    if ((unit & 0x3fff) === 0x3fff) yield;
   }
+  yield;
   for (let a = 0; a < 0x100; a++) {
     for (let b = 0; b < 0x100; b++) {
       if (((kindsOfByte[a] as number) & (startsAfterKindsOfByte[b] as number)) !== 0) {
@@ -737,4 +770,17 @@ function startBigrams(
     }
   }
   return table;
+}
+
+function startBigrams(
+  keywords: KeywordAutomaton,
+  alphabet: Alphabet,
+  startKinds: Uint8Array,
+  preimage: Map<number, number[]>,
+): Uint8Array {
+  const steps = startBigramsSteps(keywords, alphabet, startKinds, preimage);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
 }

@@ -6,31 +6,45 @@
  *
  * Why in steps: in the extension the guard runs on the page's main thread, and
  * the first guard of the built-in packs took one task of about 100 ms (issue
- * 4: no long tasks caused by the guard). The caller resumes the generator from
- * a new task after each yield (a timer, `scheduler.yield()`); nothing about
- * the guard's behaviour depends on whether, or how, it was warmed.
+ * 4: no long tasks caused by the guard). After each yield the caller either goes
+ * on or resumes the generator from a new task, by a time budget per task
+ * (src/content/task-pacer.ts); nothing about the guard's behaviour depends on
+ * whether, or how, it was warmed.
  */
 import type { CompiledPack } from '../rules/compile-pack.ts';
+import { foldedUnitsSteps } from './keyword-automaton.ts';
+import { warmBigramSteps } from './scanner.ts';
 import { type GuardOptions, StreamGuard, activeRules } from './stream-guard.ts';
 
-/** Rules whose start classes are computed between two yields (a few ms of work). */
-const RULES_PER_STEP = 24;
+/**
+ * Rules whose start classes are computed between two yields. Each yield is a
+ * point where the caller may pause; the caller decides whether to (a time
+ * budget per task: src/content/task-pacer.ts), so steps are kept small.
+ */
+const RULES_PER_STEP = 4;
 
 export function* warmUpSteps(
   pack: CompiledPack,
   options: GuardOptions,
 ): Generator<void, void, void> {
+  // The process-wide case-fold table every keyword automaton reads.
+  yield* foldedUnitsSteps();
   const active = activeRules(pack, options);
   for (const [i, [rule]] of active.entries()) {
     void rule.startClasses;
     if (i % RULES_PER_STEP === RULES_PER_STEP - 1) yield;
   }
   yield;
+  // The two rule sets a guard scans with (stream-guard.ts): their keyword automata,
+  // then the bigram tables their scanners build from them.
   const changing = active.filter(([, action]) => action !== 'flag').map(([rule]) => rule);
   const flagging = active.filter(([, action]) => action === 'flag').map(([rule]) => rule);
-  if (changing.length > 0) pack.keywordAutomaton(changing);
-  yield;
-  if (flagging.length > 0) pack.keywordAutomaton(flagging);
-  yield;
+  for (const rules of [changing, flagging]) {
+    if (rules.length === 0) continue;
+    const keywords = yield* pack.keywordAutomatonSteps(rules);
+    yield;
+    yield* warmBigramSteps(rules, keywords, pack.alphabet);
+    yield;
+  }
   new StreamGuard(pack, options).push('');
 }

@@ -11,6 +11,7 @@
  * logged or stored as such (DESIGN.md §3.7).
  */
 import { scanText } from '../guard/scan-text.ts';
+import type { GuardOptions } from '../guard/stream-guard.ts';
 import type { CompiledPack } from '../rules/compile-pack.ts';
 import type { RuleAction, RuleKind } from '../rules/rule.ts';
 import type { JsonPath } from '../wire/json-string-span.ts';
@@ -85,16 +86,25 @@ export function guardOutgoingRequest(
   return guardOutgoingBody(adapter, body, options);
 }
 
+/**
+ * The guard options a request's text is scanned with on send: the person's
+ * outgoing policy, as set (also what the extension warms the pack for, so the
+ * first send does not build the engine's tables in one task: warm-up.ts).
+ */
+export function outgoingScanOptions(policy?: Partial<OutgoingPolicy>): GuardOptions {
+  const guardPolicy = Object.fromEntries(
+    Object.entries(resolvePolicy(policy)).map(([kind, action]) => [kind, guardActionFor(action)]),
+  ) as Record<RuleKind, RuleAction>;
+  return { policy: guardPolicy, policyMode: 'set' };
+}
+
 /** DLP for a body of a known request format. Throws a SyntaxError on a body the adapter cannot read. */
 export function guardOutgoingBody(
   adapter: RequestAdapter,
   body: string,
   options: OutgoingGuardOptions,
 ): OutgoingGuardResult {
-  const policy = resolvePolicy(options.policy);
-  const guardPolicy = Object.fromEntries(
-    Object.entries(policy).map(([kind, action]) => [kind, guardActionFor(action)]),
-  ) as Record<RuleKind, RuleAction>;
+  const scanOptions = outgoingScanOptions(options.policy);
   const parts = new Set(options.parts ?? DEFAULT_PARTS);
   const findings: OutgoingFinding[] = [];
   const edits: RequestEdit[] = [];
@@ -103,10 +113,7 @@ export function guardOutgoingBody(
     if (!parts.has(located.part) || located.text.length === 0) continue;
     // On send the person's policy applies as set (kind-policy.ts): e.g. a card number
     // is warned about by default, not redacted as the pack does in answers.
-    const outcome = scanText(options.pack, located.text, {
-      policy: guardPolicy,
-      policyMode: 'set',
-    });
+    const outcome = scanText(options.pack, located.text, scanOptions);
     for (const event of outcome.events) {
       if (event.type === 'error') {
         error ??= event.rule === undefined ? event.message : `${event.rule}: ${event.message}`;

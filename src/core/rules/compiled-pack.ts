@@ -45,6 +45,13 @@ export interface CompiledPack {
   readonly options: Required<CompileOptions>;
   /** The keyword automaton for a subset of rules (cached). */
   keywordAutomaton(rules: readonly CompiledRule[]): KeywordAutomaton | null;
+  /**
+   * The same, built in steps when not cached yet (resume after each yield from a
+   * new task; warm-up.ts): the same cache, the same automaton.
+   */
+  keywordAutomatonSteps(
+    rules: readonly CompiledRule[],
+  ): Generator<void, KeywordAutomaton | null, void>;
 }
 
 /** One rule's automaton and its analysis, ready to run. */
@@ -102,40 +109,52 @@ export function assembleCompiledPack(
   automata: readonly RuleAutomaton[],
   options: CompileOptions,
 ): CompiledPack {
+  const steps = assembleCompiledPackSteps(name, version, automata, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** Rules set up between two yields of `assembleCompiledPackSteps`. */
+const RULES_PER_STEP = 32;
+
+/**
+ * `assembleCompiledPack` in steps, for load-compiled-pack.ts's caller on a page's
+ * main thread: the pack's alphabet, then the rules a few at a time. The same pack
+ * either way.
+ */
+export function* assembleCompiledPackSteps(
+  name: string,
+  version: string,
+  automata: readonly RuleAutomaton[],
+  options: CompileOptions,
+): Generator<void, CompiledPack, void> {
   const alphabet = packAlphabet(automata);
+  yield;
   const resolved: Required<CompileOptions> = {
     allowedImageHosts: [...(options.allowedImageHosts ?? [])],
   };
-  const rules: CompiledRule[] = automata.map((a, index) => {
-    const dfa = new LazyDfa(a.nfa, a.dist, alphabet);
-    const keywords = a.spec.keywords ?? null;
-    // Computed when a scanner first asks (it builds the rule's DFA): not while loading.
-    let starts: Uint8Array | null | undefined = keywords === null ? undefined : null;
-    return {
-      index,
-      spec: a.spec,
-      id: a.spec.id,
-      kind: a.spec.kind,
-      action: a.spec.action,
-      nfa: a.nfa,
-      dfa,
-      maxLength: a.maxLength,
-      structuralMaxLength: a.structuralMaxLength,
-      keywords,
-      keyword: keywords !== null,
-      distinctStarts:
-        a.spec.validator !== undefined ||
-        (a.spec.allow?.length ?? 0) > 0 ||
-        a.maxLength < a.structuralMaxLength,
-      get startClasses(): Uint8Array | null {
-        if (starts === undefined) starts = startClasses(dfa, alphabet);
-        return starts;
-      },
-      accept: bindAccept(a.spec, resolved),
-      replacement: (a.spec.replacement ?? DEFAULT_REPLACEMENT).replaceAll('{id}', a.spec.id),
-    };
-  });
+  const rules: CompiledRule[] = [];
+  for (const [index, a] of automata.entries()) {
+    if (index % RULES_PER_STEP === RULES_PER_STEP - 1) yield;
+    rules.push(compiledRule(a, index, alphabet, resolved));
+  }
   const automatonCache = new Map<string, KeywordAutomaton | null>();
+  function* automatonSteps(
+    subset: readonly CompiledRule[],
+  ): Generator<void, KeywordAutomaton | null, void> {
+    const key = subset.map((r) => r.index).join(',');
+    let cached = automatonCache.get(key);
+    if (cached === undefined) {
+      const keywordLists = subset.map((r) => r.keywords ?? []);
+      cached = keywordLists.some((k) => k.length > 0)
+        ? yield* KeywordAutomaton.steps(keywordLists)
+        : null;
+      automatonCache.set(key, cached);
+    }
+    return cached;
+  }
   return {
     name,
     version,
@@ -143,14 +162,48 @@ export function assembleCompiledPack(
     alphabet,
     options: resolved,
     keywordAutomaton(subset) {
-      const key = subset.map((r) => r.index).join(',');
-      let cached = automatonCache.get(key);
-      if (cached === undefined) {
-        const keywordLists = subset.map((r) => r.keywords ?? []);
-        cached = keywordLists.some((k) => k.length > 0) ? new KeywordAutomaton(keywordLists) : null;
-        automatonCache.set(key, cached);
+      const steps = automatonSteps(subset);
+      for (;;) {
+        const step = steps.next();
+        if (step.done === true) return step.value;
       }
-      return cached;
     },
+    keywordAutomatonSteps: automatonSteps,
+  };
+}
+
+/** One rule of the pack, ready to run (its DFA and start classes are built lazily). */
+function compiledRule(
+  a: RuleAutomaton,
+  index: number,
+  alphabet: Alphabet,
+  resolved: Required<CompileOptions>,
+): CompiledRule {
+  const dfa = new LazyDfa(a.nfa, a.dist, alphabet);
+  const keywords = a.spec.keywords ?? null;
+  // Computed when a scanner first asks (it builds the rule's DFA): not while loading.
+  let starts: Uint8Array | null | undefined = keywords === null ? undefined : null;
+  return {
+    index,
+    spec: a.spec,
+    id: a.spec.id,
+    kind: a.spec.kind,
+    action: a.spec.action,
+    nfa: a.nfa,
+    dfa,
+    maxLength: a.maxLength,
+    structuralMaxLength: a.structuralMaxLength,
+    keywords,
+    keyword: keywords !== null,
+    distinctStarts:
+      a.spec.validator !== undefined ||
+      (a.spec.allow?.length ?? 0) > 0 ||
+      a.maxLength < a.structuralMaxLength,
+    get startClasses(): Uint8Array | null {
+      if (starts === undefined) starts = startClasses(dfa, alphabet);
+      return starts;
+    },
+    accept: bindAccept(a.spec, resolved),
+    replacement: (a.spec.replacement ?? DEFAULT_REPLACEMENT).replaceAll('{id}', a.spec.id),
   };
 }

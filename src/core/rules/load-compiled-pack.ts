@@ -30,7 +30,7 @@ import {
   type CompileOptions,
   type CompiledPack,
   type RuleAutomaton,
-  assembleCompiledPack,
+  assembleCompiledPackSteps,
 } from './compiled-pack.ts';
 import {
   RULE_ACTIONS,
@@ -323,7 +323,7 @@ export function loadCompiledPack(data: unknown, options: CompileOptions = {}): C
 }
 
 /** Rule states checked between two yields of `loadCompiledPackSteps` (a few ms of work). */
-const STATES_PER_STEP = 20_000;
+const STATES_PER_STEP = 2_000;
 
 /**
  * `loadCompiledPack` in steps, for a caller on a page's main thread: checking
@@ -369,7 +369,7 @@ export function* loadCompiledPackSteps(
       ids.add(a.spec.id);
     });
     yield;
-    return assembleCompiledPack(name, version, automata, options);
+    return yield* assembleCompiledPackSteps(name, version, automata, options);
   } catch (error) {
     if (error instanceof CompiledPackError) throw error;
     // Whatever slipped past the checks (a bug, exhausted memory) is still a refused pack.

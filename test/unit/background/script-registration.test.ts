@@ -36,12 +36,16 @@ function fakeScripting() {
 const allPermitted = async () => true;
 
 describe('syncRegistration', () => {
-  it('registers the MAIN hook and the bridge for every enabled site at document_start in all frames', async () => {
+  it('registers the MAIN hook and the bridge at document_start and the engine at document_end, in all frames', async () => {
     const { api, registered } = fakeScripting();
     const result = await syncRegistration(api, defaultSettings(), allPermitted);
     expect(result.changed).toBe(true);
+    expect([...registered.keys()].sort()).toEqual(
+      ['csg-bridge', 'csg-guard-engine', 'csg-main-world'].sort(),
+    );
     const main = registered.get('csg-main-world');
     const bridge = registered.get('csg-bridge');
+    const engine = registered.get('csg-guard-engine');
     expect(main).toMatchObject({
       world: 'MAIN',
       runAt: 'document_start',
@@ -53,11 +57,42 @@ describe('syncRegistration', () => {
       world: 'ISOLATED',
       runAt: 'document_start',
       allFrames: true,
+      persistAcrossSessions: true,
       js: [CONTENT_SCRIPT_FILES.bridge],
+    });
+    // A later task than the page's first parse (src/content/engine-dock.ts, issue 4).
+    expect(engine).toMatchObject({
+      world: 'ISOLATED',
+      runAt: 'document_end',
+      allFrames: true,
+      persistAcrossSessions: true,
+      js: [CONTENT_SCRIPT_FILES.engine],
     });
     expect(main?.matches).toContain('http://127.0.0.1/*');
     expect(main?.matches).toContain('https://chatgpt.com/*');
     expect(bridge?.matches).toEqual(main?.matches);
+    expect(engine?.matches).toEqual(main?.matches);
+  });
+
+  it('replaces an older two-script registration with all three', async () => {
+    const { api, registered, calls } = fakeScripting();
+    await syncRegistration(api, defaultSettings(), allPermitted);
+    // What an earlier version registered: the hook and a bridge that ran the engine itself.
+    registered.delete('csg-guard-engine');
+    calls.length = 0;
+    const result = await syncRegistration(api, defaultSettings(), allPermitted);
+    expect(result.changed).toBe(true);
+    expect(calls).toEqual([
+      'unregister csg-main-world,csg-bridge',
+      'register csg-main-world,csg-bridge,csg-guard-engine',
+    ]);
+    expect(registered.get('csg-guard-engine')).toMatchObject({
+      runAt: 'document_end',
+      js: [CONTENT_SCRIPT_FILES.engine],
+    });
+    expect(registered.get('csg-guard-engine')?.matches).toEqual(
+      registered.get('csg-main-world')?.matches,
+    );
   });
 
   it('leaves a site switched off out of the matches, and re-adds it when switched on', async () => {
@@ -67,9 +102,11 @@ describe('syncRegistration', () => {
     await syncRegistration(api, settings, allPermitted);
     expect(registered.get('csg-main-world')?.matches).not.toContain('http://127.0.0.1/*');
     expect(registered.get('csg-bridge')?.matches).not.toContain('http://127.0.0.1/*');
+    expect(registered.get('csg-guard-engine')?.matches).not.toContain('http://127.0.0.1/*');
     settings.sites['127.0.0.1'] = { enabled: true };
     await syncRegistration(api, settings, allPermitted);
     expect(registered.get('csg-main-world')?.matches).toContain('http://127.0.0.1/*');
+    expect(registered.get('csg-guard-engine')?.matches).toContain('http://127.0.0.1/*');
   });
 
   it('unregisters everything when no site is on', async () => {

@@ -3,9 +3,12 @@
  * on `ready()`), then the background-compiled pack and the config's per-kind
  * policy; never unguarded: an unusable first config or no channel rejects.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compiledRulesFor } from '../../../src/background/page-config.ts';
+import { KeywordAutomaton } from '../../../src/core/guard/keyword-automaton.ts';
 import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
+import { outgoingScanOptions } from '../../../src/core/outgoing/outgoing-dlp.ts';
+import { BUILTIN_PACK_NAMES } from '../../../src/core/rules/builtin-packs.ts';
 import { createPageGuardConfig } from '../../../src/content/page-guard-config.ts';
 import type { PageConfig } from '../../../src/protocol/settings-schema.ts';
 import { githubPat } from '../cli/synthetic-secrets.ts';
@@ -129,6 +132,31 @@ describe('applyInSteps', () => {
       direct.current()?.pack.rules.map((r) => r.spec.id),
     );
     expect(setup.guard).toEqual(direct.current()?.guard);
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('warms the pack for answers and for sends: neither first guard builds an automaton', async () => {
+    const stepped = createPageGuardConfig();
+    // Every built-in pack: sampleConfig's outgoing policy then splits the rules into
+    // other changing and flagging sets than its incoming policy does.
+    const config = withCompiled({ ...sampleConfig, packs: [...BUILTIN_PACK_NAMES] });
+    await stepped.applyInSteps(config, () => undefined);
+    const setup = stepped.current();
+    if (setup === undefined) throw new Error('no setup');
+    const builds = vi.spyOn(KeywordAutomaton, 'steps');
+    new StreamGuard(setup.pack, setup.guard).push('');
+    new StreamGuard(setup.pack, outgoingScanOptions(config.outgoing)).push('');
+    expect(builds).not.toHaveBeenCalled();
+    // The spy does see the build of a pack nobody warmed (loaded by `apply`).
+    const cold = createPageGuardConfig();
+    cold.apply(config);
+    const coldSetup = cold.current();
+    if (coldSetup === undefined) throw new Error('no setup');
+    new StreamGuard(coldSetup.pack, coldSetup.guard).push('');
+    expect(builds).toHaveBeenCalled();
   });
 
   it('fails closed on an unusable pack, as apply does', async () => {

@@ -8,7 +8,7 @@ function fakeClock() {
   return {
     deps: {
       now: () => now,
-      setTimeout: (callback: () => void) => {
+      newTask: (callback: () => void) => {
         timers.push(callback);
         return timers.length;
       },

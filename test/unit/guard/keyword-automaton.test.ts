@@ -67,6 +67,50 @@ describe('KeywordAutomaton', () => {
     );
   });
 
+  it(
+    'builds in steps exactly what the constructor builds (fast-check)',
+    { timeout: 120_000 },
+    () => {
+      const fields = (ac: KeywordAutomaton) => ({
+        symbolOf: ac.symbolOf,
+        symbols: ac.symbols,
+        hasOutput: ac.hasOutput,
+        goto: ac.goto,
+        depth: ac.depth,
+        fail: ac.fail,
+        outputs: ac.outputs,
+        extendingRules: ac.extendingRules,
+        nodeCount: ac.nodeCount,
+        maxKeywordLength: ac.maxKeywordLength,
+        keywords: ac.keywords,
+      });
+      fc.assert(
+        fc.property(
+          // Enough rules (and, with long keywords, nodes) for the build to yield on the way.
+          fc.array(
+            fc.array(
+              unitText(24).filter((k) => k.length > 0),
+              { minLength: 1, maxLength: 3 },
+            ),
+            {
+              minLength: 60,
+              maxLength: 160,
+            },
+          ),
+          (keywordsByRule) => {
+            const steps = KeywordAutomaton.steps(keywordsByRule);
+            let yields = 0;
+            let step = steps.next();
+            for (; step.done !== true; step = steps.next()) yields++;
+            expect(yields).toBeGreaterThan(0);
+            expect(fields(step.value)).toEqual(fields(new KeywordAutomaton(keywordsByRule)));
+          },
+        ),
+        { numRuns: Math.max(10, Math.floor(PROPERTY_RUNS / 100)) },
+      );
+    },
+  );
+
   it('folds every code unit as foldUnit does', () => {
     const table = foldedUnits();
     const wrong: number[] = [];

@@ -25,6 +25,7 @@ export { exfilUrlVerdict, hostIsAllowed, type ExfilUrlVerdict } from './exfil-ur
 export { IBAN_LENGTHS, ibanMod97, ibanValid } from './iban.ts';
 export { luhnValid } from './luhn.ts';
 export { looksLikePlaceholder, notPlaceholder } from './not-placeholder.ts';
+export { isTimeBasedUuid } from './time-based-uuid.ts';
 export { emailIsPersonal } from './email-address.ts';
 export { exfilHtmlImgVerdict } from './exfil-html-img.ts';
 export { exfilLinkVerdict } from './exfil-link.ts';

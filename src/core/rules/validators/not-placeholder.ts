@@ -10,8 +10,12 @@
  * `AKIAIOSFODNN7EXAMPLE` and `…/bPxRfiCYEXAMPLEKEY`): other documented keys
  * are exact strings handled by each rule's `allow` list, and a key-shaped value
  * that merely contains the word is still treated as a key (fail closed).
+ *
+ * The validator also rejects a value that is exactly a time-based (v1, v2, v6)
+ * UUID: not a stand-in, but not a credential either (see time-based-uuid.ts).
  */
 import { entropyAtLeast } from './entropy.ts';
+import { isTimeBasedUuid } from './time-based-uuid.ts';
 
 /**
  * A long run of one character (8 or more: `00000000`, `aaaaaaaa`) or a short
@@ -50,10 +54,11 @@ export function looksLikePlaceholder(value: string): boolean {
 }
 
 /**
- * The validator: accepts a value that is not a placeholder and, when
- * `minEntropy` is given, has at least that many bits of entropy per character.
+ * The validator: accepts a value that is not a placeholder, not a time-based
+ * UUID and, when `minEntropy` is given, has at least that many bits of entropy
+ * per character.
  */
 export function notPlaceholder(value: string, minEntropy?: number): boolean {
-  if (value.length === 0 || looksLikePlaceholder(value)) return false;
+  if (value.length === 0 || looksLikePlaceholder(value) || isTimeBasedUuid(value)) return false;
   return minEntropy === undefined || entropyAtLeast(value, minEntropy);
 }
