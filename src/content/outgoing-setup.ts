@@ -4,7 +4,7 @@
  * the outgoing policy and envelope renderer of the page config, and the
  * source-label pack for history projection, both compiled by the background.
  * Until the bridge's config arrives there is no setup: the outgoing hook waits
- * for `guardConfig.ready()` first (outgoing-hook.ts), and a request that cannot
+ * for `guardConfig.readyForRequests()` first (request-host.ts), and a request that cannot
  * get one is refused (fail closed), never sent unguarded.
  *
  * No extension APIs here.
@@ -24,7 +24,7 @@ export function createOutgoingSettings(guardConfig: PageGuardConfig): OutgoingSe
   let renderer: OutgoingSetup['renderer'] = 'json';
   return {
     current() {
-      const setup = guardConfig.current();
+      const setup = guardConfig.currentForRequests();
       if (setup === undefined) throw new PageConfigUnavailableError('no page config yet');
       return { pack: setup.pack, policy, renderer, labels: () => setup.labels };
     },

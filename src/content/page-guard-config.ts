@@ -36,6 +36,14 @@ export interface PageGuardConfig {
   current(): StreamGuardSetup | undefined;
   /** The setup, once there is one; rejects when there never will be (fail closed). */
   ready(): Promise<StreamGuardSetup>;
+  /**
+   * The same for a request on send (outgoing-setup.ts): during `applyInSteps` it is
+   * there as soon as the pack is loaded and warmed for the outgoing policy, before
+   * the answers' rule sets are warmed, so a page's first request leaves that much
+   * sooner. Otherwise it is `current()`.
+   */
+  currentForRequests(): StreamGuardSetup | undefined;
+  readyForRequests(): Promise<StreamGuardSetup>;
   /** Applies a config from the bridge to streams that start from now on. */
   apply(config: PageConfig): void;
   /**
@@ -97,29 +105,49 @@ function setupFor(config: PageConfig): StreamGuardSetup {
   }
 }
 
-export function createPageGuardConfig(): PageGuardConfig {
-  let setup: StreamGuardSetup | undefined;
-  let resolveFirst: (setup: StreamGuardSetup) => void = () => undefined;
-  let rejectFirst: (reason: Error) => void = () => undefined;
-  const first = new Promise<StreamGuardSetup>((resolve, reject) => {
-    resolveFirst = resolve;
-    rejectFirst = reject;
+/** The first setup: a promise that settles once, and how to settle it. */
+function firstSetup() {
+  let resolve: (setup: StreamGuardSetup) => void = () => undefined;
+  let reject: (reason: Error) => void = () => undefined;
+  const promise = new Promise<StreamGuardSetup>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
   });
   // Waiters see the rejection; this only keeps an unwaited one from being reported as unhandled.
-  first.catch(() => undefined);
-  // Fail closed: no usable first config means no guarded stream gets through.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+export function createPageGuardConfig(): PageGuardConfig {
+  let setup: StreamGuardSetup | undefined;
+  let requestSetup: StreamGuardSetup | undefined;
+  const first = firstSetup();
+  const firstForRequests = firstSetup();
+  // Fail closed: no usable first config means no guarded stream or request gets through.
+  const rejectFirst = (error: Error) => {
+    first.reject(error);
+    firstForRequests.reject(error);
+  };
   const refuse = (error: unknown) =>
     rejectFirst(error instanceof Error ? error : new PageConfigUnavailableError('bad config'));
+  const useForRequests = (next: StreamGuardSetup) => {
+    requestSetup = next;
+    firstForRequests.resolve(next);
+  };
   const use = (next: StreamGuardSetup) => {
     setup = next;
-    resolveFirst(next);
+    first.resolve(next);
+    useForRequests(next);
   };
   return {
     get configured() {
       return setup !== undefined;
     },
     current: () => setup,
-    ready: () => (setup === undefined ? first : Promise.resolve(setup)),
+    ready: () => (setup === undefined ? first.promise : Promise.resolve(setup)),
+    currentForRequests: () => requestSetup,
+    readyForRequests: () =>
+      requestSetup === undefined ? firstForRequests.promise : Promise.resolve(requestSetup),
     apply(config) {
       let next: StreamGuardSetup;
       try {
@@ -143,13 +171,17 @@ export function createPageGuardConfig(): PageGuardConfig {
           if (paused !== undefined) await paused;
         }
         // The first guard of a pack builds its start classes and keyword automata
-        // (cached on the pack): here, in steps, not in the first answer's first chunk,
-        // and likewise for the rule sets a send is scanned with (the outgoing policy).
-        for (const options of [next.guard, outgoingScanOptions(config.outgoing)]) {
-          for (const _ of warmUpSteps(next.pack, options)) {
-            const paused = pause();
-            if (paused !== undefined) await paused;
-          }
+        // (cached on the pack): here, in steps, not in the first send's scan or the
+        // first answer's first chunk. The rule sets a send is scanned with first: a
+        // request can then go (its answer waits for the rest).
+        for (const _ of warmUpSteps(next.pack, outgoingScanOptions(config.outgoing))) {
+          const paused = pause();
+          if (paused !== undefined) await paused;
+        }
+        useForRequests(next);
+        for (const _ of warmUpSteps(next.pack, next.guard)) {
+          const paused = pause();
+          if (paused !== undefined) await paused;
         }
       } catch (error) {
         refuse(error);

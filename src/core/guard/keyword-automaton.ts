@@ -161,9 +161,9 @@ export class KeywordAutomaton {
 }
 
 /** Keyword rules added to the trie between two yields of `automatonParts`. */
-const RULES_PER_STEP = 64;
+const RULES_PER_STEP = 16;
 /** Nodes whose goto rows are completed between two yields (rows are `symbols` wide). */
-const NODES_PER_STEP = 1024;
+const NODES_PER_STEP = 256;
 
 /** The fields of a KeywordAutomaton. */
 interface KeywordAutomatonParts {
@@ -249,8 +249,8 @@ function* automatonParts(
   const folded = foldedUnits();
   for (let unit = 0; unit < 0x10000; unit++) {
     symbolOf[unit] = symbolOfFolded[folded[unit] as number] as number;
+    if ((unit & 0x3fff) === 0x3fff) yield;
   }
-  yield;
   // Nodes numbered breadth-first (by depth, then creation): the shallow nodes ordinary
   // text visits all the time share the first rows of `goto` (in insertion order they were
   // spread over megabytes). A node's children are listed by its new number.

@@ -323,7 +323,7 @@ export function loadCompiledPack(data: unknown, options: CompileOptions = {}): C
 }
 
 /** Rule states checked between two yields of `loadCompiledPackSteps` (a few ms of work). */
-const STATES_PER_STEP = 2_000;
+const STATES_PER_STEP = 500;
 
 /**
  * `loadCompiledPack` in steps, for a caller on a page's main thread: checking

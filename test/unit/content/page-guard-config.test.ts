@@ -159,6 +159,30 @@ describe('applyInSteps', () => {
     expect(builds).toHaveBeenCalled();
   });
 
+  it('has a setup for requests once the outgoing rule sets are warm, before the answers’', async () => {
+    const stepped = createPageGuardConfig();
+    const order: string[] = [];
+    void stepped.readyForRequests().then(() => {
+      order.push('requests');
+      // The answers' setup is not in effect yet: streams still wait.
+      expect(stepped.current()).toBeUndefined();
+      expect(stepped.currentForRequests()).toBeDefined();
+    });
+    void stepped.ready().then(() => order.push('answers'));
+    await stepped.applyInSteps(withCompiled(sampleConfig), () => Promise.resolve());
+    await Promise.resolve();
+    expect(order).toEqual(['requests', 'answers']);
+    expect(stepped.currentForRequests()).toBe(stepped.current());
+  });
+
+  it('fails requests closed too when no config can come', async () => {
+    const config = createPageGuardConfig();
+    config.fail('no channel');
+    await expect(config.readyForRequests()).rejects.toThrow(/no channel/);
+    await expect(config.ready()).rejects.toThrow(/no channel/);
+    expect(config.currentForRequests()).toBeUndefined();
+  });
+
   it('fails closed on an unusable pack, as apply does', async () => {
     const stepped = createPageGuardConfig();
     const ready = stepped.ready();
@@ -166,5 +190,6 @@ describe('applyInSteps', () => {
       Promise.resolve(),
     );
     await expect(ready).rejects.toThrow(/compiled pack/);
+    await expect(stepped.readyForRequests()).rejects.toThrow(/compiled pack/);
   });
 });
