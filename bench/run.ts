@@ -297,7 +297,11 @@ function browserRows(browser: BrowserReport | { error: string } | undefined): [s
     ],
     [
       'browser: total render',
-      `${round(w.total_ms, 0)} ms with, ${round(wo.total_ms, 0)} ms without (×${browser.total_ratio})`,
+      `${round(w.total_ms, 0)} ms with, ${round(wo.total_ms, 0)} ms without (×${browser.total_ratio}, medians)`,
+    ],
+    [
+      'browser: total render per run',
+      `with ${browser.total_ms_runs.with.map((ms) => round(ms, 0)).join(', ')}; without ${browser.total_ms_runs.without.map((ms) => round(ms, 0)).join(', ')} ms`,
     ],
     [
       'browser: long tasks caused by the guard',
