@@ -11,7 +11,7 @@
  * one network write, followed by the chunk delay and the scenario's own pause (the
  * stall). Loopback only, like the rest of the mock chat.
  */
-import { randomBytes } from 'node:crypto';
+import { sendNoncePage } from './nonce-page.ts';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -50,22 +50,7 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 }
 
 function sendPage(res: ServerResponse): void {
-  const nonce = randomBytes(16).toString('base64');
-  const body = PAGE_HTML.replaceAll('{{nonce}}', nonce);
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    // Strict and nonce-based like the other mock pages: the extension must work under it.
-    'content-security-policy': [
-      "default-src 'self'",
-      `script-src 'nonce-${nonce}'`,
-      "style-src 'self' 'unsafe-inline'",
-      "connect-src 'self'",
-      "base-uri 'none'",
-    ].join('; '),
-  });
-  res.end(body);
+  sendNoncePage(res, PAGE_HTML, ["connect-src 'self'"]);
 }
 
 /** The last user message's text: the scenario's name. */

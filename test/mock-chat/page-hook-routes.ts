@@ -16,7 +16,8 @@
  * `close()`.
  */
 
-import { createHash, randomBytes } from 'node:crypto';
+import { sendNoncePage } from './nonce-page.ts';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -49,22 +50,8 @@ function promptOf(url: URL): string {
 }
 
 function sendPage(req: IncomingMessage, res: ServerResponse): void {
-  const nonce = randomBytes(16).toString('base64');
-  const body = PAGE_HTML.replaceAll('{{nonce}}', nonce);
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    // As the main page: strict CSP, the hooks must work under it.
-    'content-security-policy': [
-      "default-src 'self'",
-      `script-src 'nonce-${nonce}'`,
-      "style-src 'self' 'unsafe-inline'",
-      `connect-src 'self' ws://${req.headers.host ?? '127.0.0.1'}`,
-      "base-uri 'none'",
-    ].join('; '),
-  });
-  res.end(body);
+  // The page's socket test needs ws: to its own host.
+  sendNoncePage(res, PAGE_HTML, [`connect-src 'self' ws://${req.headers.host ?? '127.0.0.1'}`]);
 }
 
 async function streamSse(res: ServerResponse, prompt: string, delayMs: number): Promise<void> {

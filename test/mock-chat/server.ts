@@ -15,7 +15,7 @@
  *   npx tsx test/mock-chat/server.ts [--port 8787]
  */
 
-import { randomBytes } from 'node:crypto';
+import { sendNoncePage } from './nonce-page.ts';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -94,24 +94,13 @@ function send(
   res.end(body);
 }
 
-/**
- * The page gets a strict, nonce-based CSP like real chat sites: the extension's
- * MAIN-world script must work under it, and no answer can make the page load an
- * external image or script.
- */
+/** The main page's policy adds data: images and no framing (nonce-page.ts has the rest). */
 function sendIndex(res: ServerResponse): void {
-  const nonce = randomBytes(16).toString('base64');
-  send(res, 200, 'text/html; charset=utf-8', INDEX_HTML.replaceAll('{{nonce}}', nonce), {
-    'content-security-policy': [
-      "default-src 'self'",
-      `script-src 'nonce-${nonce}'`,
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data:",
-      "connect-src 'self'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-  });
+  sendNoncePage(res, INDEX_HTML, [
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+  ]);
 }
 
 /** The text of a message's `content`: a string, or text blocks (Anthropic, OpenAI parts). */
