@@ -20,6 +20,7 @@ import type { GuardOptions } from '../core/guard/stream-guard.ts';
 import { outgoingScanOptions } from '../core/outgoing/outgoing-dlp.ts';
 import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
+import { runToEnd } from '../core/guard/run-to-end.ts';
 import { warmUpSteps } from '../core/guard/warm-up.ts';
 import { loadCompiledPackSteps } from '../core/rules/load-compiled-pack.ts';
 import type { PageConfig } from '../protocol/settings-schema.ts';
@@ -98,10 +99,18 @@ function* setupSteps(config: PageConfig): Generator<void, StreamGuardSetup, void
 }
 
 function setupFor(config: PageConfig): StreamGuardSetup {
-  const steps = setupSteps(config);
-  for (;;) {
-    const step = steps.next();
+  return runToEnd(setupSteps(config));
+}
+
+/** Runs `steps`, calling `pause` between two of them (see `applyInSteps`). */
+async function runPaced<T>(
+  steps: Generator<void, T, void>,
+  pause: () => Promise<void> | undefined,
+): Promise<T> {
+  for (let step = steps.next(); ; step = steps.next()) {
     if (step.done === true) return step.value;
+    const paused = pause();
+    if (paused !== undefined) await paused;
   }
 }
 
@@ -161,28 +170,14 @@ export function createPageGuardConfig(): PageGuardConfig {
     async applyInSteps(config, pause) {
       let next: StreamGuardSetup;
       try {
-        const steps = setupSteps(config);
-        for (let step = steps.next(); ; step = steps.next()) {
-          if (step.done === true) {
-            next = step.value;
-            break;
-          }
-          const paused = pause();
-          if (paused !== undefined) await paused;
-        }
+        next = await runPaced(setupSteps(config), pause);
         // The first guard of a pack builds its start classes and keyword automata
         // (cached on the pack): here, in steps, not in the first send's scan or the
         // first answer's first chunk. The rule sets a send is scanned with first: a
         // request can then go (its answer waits for the rest).
-        for (const _ of warmUpSteps(next.pack, outgoingScanOptions(config.outgoing))) {
-          const paused = pause();
-          if (paused !== undefined) await paused;
-        }
+        await runPaced(warmUpSteps(next.pack, outgoingScanOptions(config.outgoing)), pause);
         useForRequests(next);
-        for (const _ of warmUpSteps(next.pack, next.guard)) {
-          const paused = pause();
-          if (paused !== undefined) await paused;
-        }
+        await runPaced(warmUpSteps(next.pack, next.guard), pause);
       } catch (error) {
         refuse(error);
         return;

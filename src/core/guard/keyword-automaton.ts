@@ -8,6 +8,7 @@
  * compiled), so a keyword rule starts only where a keyword ends, and a partial
  * keyword at the end of the text is the only way it can be live there.
  */
+import { runToEnd } from './run-to-end.ts';
 
 /** Case folding shared by the prefilter and the keyword check. */
 export function foldUnit(unit: number): number {
@@ -30,10 +31,7 @@ let foldTable: Uint16Array | null = null;
  * every unit).
  */
 export function foldedUnits(): Uint16Array {
-  if (foldTable === null) {
-    const steps = foldedUnitsSteps();
-    while (steps.next().done !== true);
-  }
+  if (foldTable === null) runToEnd(foldedUnitsSteps());
   return foldTable as Uint16Array;
 }
 
@@ -178,13 +176,6 @@ interface KeywordAutomatonParts {
   nodeCount: number;
   maxKeywordLength: number;
   keywords: readonly string[];
-}
-
-function runToEnd<T>(steps: Generator<void, T, void>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
 }
 
 /**

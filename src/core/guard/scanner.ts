@@ -22,6 +22,7 @@
  * text after it is scanned again, which is bounded by the longest rule (no
  * O(n²) rescans).
  */
+import { runToEnd } from './run-to-end.ts';
 import type { Alphabet } from '../regex/alphabet.ts';
 import { DEAD, type LazyDfa } from '../regex/lazy-dfa.ts';
 import { UnitKind } from '../regex/nfa.ts';
@@ -778,9 +779,5 @@ function startBigrams(
   startKinds: Uint8Array,
   preimage: Map<number, number[]>,
 ): Uint8Array {
-  const steps = startBigramsSteps(keywords, alphabet, startKinds, preimage);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return runToEnd(startBigramsSteps(keywords, alphabet, startKinds, preimage));
 }

@@ -10,6 +10,7 @@
  * validator or the keyword proof, so the MAIN-world bundle can load packs
  * without them (test/unit/rules/compiled-pack-imports.test.ts).
  */
+import { runToEnd } from '../guard/run-to-end.ts';
 import { KeywordAutomaton } from '../guard/keyword-automaton.ts';
 import type { ScanRule } from '../guard/scanner.ts';
 import { type Alphabet, buildAlphabet } from '../regex/alphabet.ts';
@@ -109,11 +110,7 @@ export function assembleCompiledPack(
   automata: readonly RuleAutomaton[],
   options: CompileOptions,
 ): CompiledPack {
-  const steps = assembleCompiledPackSteps(name, version, automata, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return runToEnd(assembleCompiledPackSteps(name, version, automata, options));
 }
 
 /** Rules set up between two yields of `assembleCompiledPackSteps`. */
@@ -161,13 +158,7 @@ export function* assembleCompiledPackSteps(
     rules,
     alphabet,
     options: resolved,
-    keywordAutomaton(subset) {
-      const steps = automatonSteps(subset);
-      for (;;) {
-        const step = steps.next();
-        if (step.done === true) return step.value;
-      }
-    },
+    keywordAutomaton: (subset) => runToEnd(automatonSteps(subset)),
     keywordAutomatonSteps: automatonSteps,
   };
 }

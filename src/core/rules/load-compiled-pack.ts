@@ -23,6 +23,7 @@
  * on the pattern itself. Any problem throws CompiledPackError naming the
  * place; nothing is returned half-built.
  */
+import { runToEnd } from '../guard/run-to-end.ts';
 import { MAX_UNIT, type CharSet, internSet } from '../regex/char-set.ts';
 import { CONDITIONS, MAX_NFA_STATES, Nfa } from '../regex/nfa.ts';
 import { distancesToFinal, maxMatchLength } from '../regex/nfa-analysis.ts';
@@ -315,11 +316,7 @@ function ruleAutomaton(value: unknown, path: string, budget: { states: number })
  * anything malformed. `options` are the compile options, as for compilePack.
  */
 export function loadCompiledPack(data: unknown, options: CompileOptions = {}): CompiledPack {
-  const steps = loadCompiledPackSteps(data, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return runToEnd(loadCompiledPackSteps(data, options));
 }
 
 /** Rule states checked between two yields of `loadCompiledPackSteps` (a few ms of work). */
