@@ -21,7 +21,7 @@ import { outgoingScanOptions } from '../core/outgoing/outgoing-dlp.ts';
 import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
 import { runToEnd } from '../core/guard/run-to-end.ts';
-import { warmUpSteps } from '../core/guard/warm-up.ts';
+import { warmKeywordAutomataSteps, warmUpSteps } from '../core/guard/warm-up.ts';
 import { loadCompiledPackSteps } from '../core/rules/load-compiled-pack.ts';
 import type { PageConfig } from '../protocol/settings-schema.ts';
 
@@ -173,9 +173,12 @@ export function createPageGuardConfig(): PageGuardConfig {
         next = await runPaced(setupSteps(config), pause);
         // The first guard of a pack builds its start classes and keyword automata
         // (cached on the pack): here, in steps, not in the first send's scan or the
-        // first answer's first chunk. The rule sets a send is scanned with first: a
-        // request can then go (its answer waits for the rest).
-        await runPaced(warmUpSteps(next.pack, outgoingScanOptions(config.outgoing)), pause);
+        // first answer's first chunk. The keyword automata of both policies first (the
+        // larger rule sets serve the smaller), then the rest for a send: a request can
+        // then go (its answer waits for the rest).
+        const sending = outgoingScanOptions(config.outgoing);
+        await runPaced(warmKeywordAutomataSteps(next.pack, [sending, next.guard]), pause);
+        await runPaced(warmUpSteps(next.pack, sending), pause);
         useForRequests(next);
         await runPaced(warmUpSteps(next.pack, next.guard), pause);
       } catch (error) {

@@ -71,6 +71,43 @@ export function* foldedUnitsSteps(): Generator<void, void, void> {
   foldTable ??= table;
 }
 
+/** `foldedUnits` inverted: the units folding to f are `units[start[f] .. start[f + 1]]`, ascending. */
+let unfoldTable: { start: Int32Array; units: Uint16Array } | null = null;
+
+/**
+ * Every code unit that folds to `folded` (itself included when it folds to
+ * itself), in ascending order. One process-wide table, built once
+ * (`unfoldedUnitsSteps`), for every automaton's bigram table (scanner.ts):
+ * before, each automaton walked all 65,536 units for its own keyword units.
+ */
+export function unitsFoldingTo(folded: number): Uint16Array {
+  if (unfoldTable === null) runToEnd(unfoldedUnitsSteps());
+  const { start, units } = unfoldTable as { start: Int32Array; units: Uint16Array };
+  return units.subarray(start[folded] as number, start[folded + 1] as number);
+}
+
+/** Builds, in steps, the table `unitsFoldingTo` reads (a counting sort of `foldedUnits`). */
+export function* unfoldedUnitsSteps(): Generator<void, void, void> {
+  if (unfoldTable !== null) return;
+  yield* foldedUnitsSteps();
+  const folded = foldedUnits();
+  const start = new Int32Array(0x10001);
+  for (let unit = 0; unit < 0x10000; unit++) {
+    const f = folded[unit] as number;
+    start[f + 1] = (start[f + 1] as number) + 1;
+  }
+  for (let f = 0; f < 0x10000; f++) start[f + 1] = (start[f + 1] as number) + (start[f] as number);
+  yield;
+  const fill = start.slice(0, 0x10000);
+  const units = new Uint16Array(0x10000);
+  for (let unit = 0; unit < 0x10000; unit++) {
+    const f = folded[unit] as number;
+    units[fill[f] as number] = unit;
+    fill[f] = (fill[f] as number) + 1;
+  }
+  unfoldTable ??= { start, units };
+}
+
 export function foldText(text: string): string {
   const table = foldedUnits();
   const units = new Array<number>(text.length);
@@ -132,24 +169,55 @@ export class KeywordAutomaton {
     return new KeywordAutomaton(yield* automatonParts(keywordsByRule));
   }
 
-  /** For each folded keyword unit, every code unit that folds to it. */
-  foldPreimage(): Map<number, number[]> {
-    return runToEnd(this.foldPreimageSteps());
-  }
-
-  /** `foldPreimage` in steps: a quarter of the code units per step. */
-  *foldPreimageSteps(): Generator<void, Map<number, number[]>, void> {
-    const preimage = new Map<number, number[]>();
-    const table = foldedUnits();
-    for (let unit = 0; unit < 0x10000; unit++) {
-      if ((unit & 0x3fff) === 0x3fff) yield;
-      if (this.symbolOf[unit] === 0) continue;
-      const folded = table[unit] as number;
-      const list = preimage.get(folded) ?? [];
-      list.push(unit);
-      preimage.set(folded, list);
+  /**
+   * This automaton as the prefilter of a subset of its rules, sharing its
+   * transitions: `localOf[rule]` is each of its rules' index in the subset (-1
+   * when not in it), `keywordsByRule` the subset's keywords. Only the subset's
+   * hits are reported (under their subset index), and a partial keyword is
+   * live only through a rule of the subset, so a scanner over the subset finds
+   * and holds what it would with the subset's own automaton; it just stops at
+   * the other rules' keywords now and then. Building one automaton for a large
+   * rule set and viewing it for a smaller one saves building the second on the
+   * page's main thread (compiled-pack.ts, issue 4).
+   */
+  restrictedTo(
+    localOf: Int32Array,
+    keywordsByRule: readonly (readonly string[])[],
+  ): KeywordAutomaton {
+    const n = this.nodeCount;
+    const outputs = new Array<KeywordHit[]>(n);
+    const hasOutput = new Uint8Array(n);
+    const extendingRules = new Array<number[]>(n);
+    const local = (rule: number) => localOf[rule] ?? -1;
+    for (let node = 0; node < n; node++) {
+      const hits: KeywordHit[] = [];
+      for (const hit of this.outputs[node] as KeywordHit[]) {
+        const rule = local(hit.rule);
+        if (rule >= 0) hits.push({ rule, length: hit.length });
+      }
+      outputs[node] = hits;
+      hasOutput[node] = hits.length > 0 ? 1 : 0;
+      const extending: number[] = [];
+      for (const r of this.extendingRules[node] as number[]) {
+        const rule = local(r);
+        if (rule >= 0) extending.push(rule);
+      }
+      extendingRules[node] = extending;
     }
-    return preimage;
+    const keywords = [...new Set(keywordsByRule.flat().map(foldText))];
+    return new KeywordAutomaton({
+      symbolOf: this.symbolOf,
+      symbols: this.symbols,
+      hasOutput,
+      goto: this.goto,
+      depth: this.depth,
+      fail: this.fail,
+      outputs,
+      extendingRules,
+      nodeCount: n,
+      maxKeywordLength: Math.max(0, ...keywords.map((k) => k.length)),
+      keywords,
+    });
   }
 
   next(node: number, unit: number): number {
@@ -236,11 +304,13 @@ function* automatonParts(
   const symbolOfFolded = new Uint16Array(0x10000);
   let symbols = 1;
   for (const unit of units) symbolOfFolded[unit] = symbols++;
+  // Every unit folding to a keyword unit gets that unit's symbol, all others 0: from the
+  // shared unfold table, not a walk over all 65,536 units per automaton.
+  yield* unfoldedUnitsSteps();
   const symbolOf = new Uint16Array(0x10000);
-  const folded = foldedUnits();
-  for (let unit = 0; unit < 0x10000; unit++) {
-    symbolOf[unit] = symbolOfFolded[folded[unit] as number] as number;
-    if ((unit & 0x3fff) === 0x3fff) yield;
+  for (const unit of units) {
+    const symbol = symbolOfFolded[unit] as number;
+    for (const original of unitsFoldingTo(unit)) symbolOf[original] = symbol;
   }
   // Nodes numbered breadth-first (by depth, then creation): the shallow nodes ordinary
   // text visits all the time share the first rows of `goto` (in insertion order they were

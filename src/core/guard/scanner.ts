@@ -31,7 +31,12 @@ import { UnitKind } from '../regex/nfa.ts';
 const KIND_COUNT = 4;
 import type { InputText } from './input-text.ts';
 import { type BigramHits, bigramByte } from './bigram-hits.ts';
-import type { KeywordAutomaton, KeywordHit } from './keyword-automaton.ts';
+import {
+  type KeywordAutomaton,
+  type KeywordHit,
+  unfoldedUnitsSteps,
+  unitsFoldingTo,
+} from './keyword-automaton.ts';
 
 export interface ScanRule {
   readonly id: string;
@@ -159,13 +164,15 @@ export class Scanner {
       }
     });
     this.startsAfter = Uint8Array.from(this.startersAfter, (list) => (list === undefined ? 0 : 1));
-    const first = rules[0];
     this.scratch = {
       rule: 0,
       start: 0,
       state: DEAD,
       acceptEnd: -1,
-      dfa: first === undefined ? (null as unknown as LazyDfa) : first.dfa,
+      // Set at each spawn. Not a rule's DFA here: a loaded pack builds a keyword rule's
+      // automaton on first use (load-compiled-pack.ts), which must happen in a scan,
+      // where a malformed one fails the stream closed, not while the guard is made.
+      dfa: null as unknown as LazyDfa,
       maxLength: 0,
     };
     this.bigrams = keywords === null ? null : cachedBigrams(rules, keywords, alphabet);
@@ -685,12 +692,7 @@ function cachedBigrams(
 ): Uint8Array {
   let table = bigramCache.get(keywords);
   if (table === undefined) {
-    table = startBigrams(
-      keywords,
-      alphabet,
-      startKindsOf(rules, alphabet),
-      keywords.foldPreimage(),
-    );
+    table = startBigrams(keywords, alphabet, startKindsOf(rules, alphabet));
     bigramCache.set(keywords, table);
   }
   return table;
@@ -709,9 +711,9 @@ export function* warmBigramSteps(
   if (keywords === null || bigramCache.has(keywords)) return;
   const startKinds = startKindsOf(rules, alphabet);
   yield;
-  const preimage = yield* keywords.foldPreimageSteps();
+  yield* unfoldedUnitsSteps();
   yield;
-  const table = yield* startBigramsSteps(keywords, alphabet, startKinds, preimage);
+  const table = yield* startBigramsSteps(keywords, alphabet, startKinds);
   bigramCache.set(keywords, table);
 }
 
@@ -737,13 +739,13 @@ function* startBigramsSteps(
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
   startKinds: Uint8Array,
-  preimage: Map<number, number[]>,
 ): Generator<void, Uint8Array, void> {
   const table = new Uint8Array(0x10000);
   for (const kw of keywords.keywords) {
-    const firsts = preimage.get(kw.charCodeAt(0)) ?? [];
+    // Keywords are folded: every unit folding to a keyword's unit can stand for it.
+    const firsts = unitsFoldingTo(kw.charCodeAt(0));
     // A one-unit keyword may be followed by anything.
-    const seconds = kw.length > 1 ? (preimage.get(kw.charCodeAt(1)) ?? []) : null;
+    const seconds = kw.length > 1 ? unitsFoldingTo(kw.charCodeAt(1)) : null;
     for (const a of firsts) {
       const row = bigramByte(a) << 8;
       if (seconds === null) table.fill(1, row, row + 0x100);
@@ -752,15 +754,23 @@ function* startBigramsSteps(
   }
   yield;
   // Always-on starts: the kinds each byte's units have, against the kinds each byte's units
-  // can start after.
+  // can start after. By the alphabet's intervals (one class each, a few hundred of them), not
+  // unit by unit: an interval's first 256 units reach every byte its units stand for (its
+  // ASCII units come first, then 128 consecutive others reach all of 0x80..0xFF).
   const kindsOfByte = new Uint8Array(0x100);
   const startsAfterKindsOfByte = new Uint8Array(0x100);
-  for (let unit = 0; unit < 0x10000; unit++) {
-    const g = alphabet.classOf[unit] as number;
-    const b = bigramByte(unit);
-    kindsOfByte[b] = (kindsOfByte[b] as number) | (1 << (alphabet.kind[g] as number));
-    startsAfterKindsOfByte[b] = (startsAfterKindsOfByte[b] as number) | (startKinds[g] as number);
-    if ((unit & 0x3fff) === 0x3fff) yield;
+  const { intervalStart, classOf, kind } = alphabet;
+  for (let i = 0; i < intervalStart.length; i++) {
+    const lo = intervalStart[i] as number;
+    const hi = Math.min((intervalStart[i + 1] as number | undefined) ?? 0x10000, lo + 0x100);
+    const g = classOf[lo] as number;
+    const kindBit = 1 << (kind[g] as number);
+    const startsAfter = startKinds[g] as number;
+    for (let unit = lo; unit < hi; unit++) {
+      const b = bigramByte(unit);
+      kindsOfByte[b] = (kindsOfByte[b] as number) | kindBit;
+      startsAfterKindsOfByte[b] = (startsAfterKindsOfByte[b] as number) | startsAfter;
+    }
   }
   yield;
   for (let a = 0; a < 0x100; a++) {
@@ -777,7 +787,6 @@ function startBigrams(
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
   startKinds: Uint8Array,
-  preimage: Map<number, number[]>,
 ): Uint8Array {
-  return runToEnd(startBigramsSteps(keywords, alphabet, startKinds, preimage));
+  return runToEnd(startBigramsSteps(keywords, alphabet, startKinds));
 }

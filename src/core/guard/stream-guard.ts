@@ -171,20 +171,25 @@ export class StreamGuard {
         this.changing?.advance(this.input.end);
       }
     } catch (error) {
-      const at = Math.min(
-        this.input.end,
-        error instanceof RuleFailure ? error.at : (this.changing?.determinedAt ?? this.input.end),
-      );
-      const event: GuardEvent = {
-        type: 'error',
-        message: error instanceof Error ? error.message : String(error),
-        at: this.input.codePointOffset(Math.max(at, this.input.start)),
-        pack: this.packLabel,
-      };
-      if (error instanceof RuleFailure) event.rule = error.rule;
-      this.block(at);
-      this.pending.push({ event, at, rank: 2, seq: this.seq++ });
+      this.fail(error);
     }
+  }
+
+  /** A failure while scanning: the stream is blocked with a typed error event (fail closed). */
+  private fail(error: unknown): void {
+    const at = Math.min(
+      this.input.end,
+      error instanceof RuleFailure ? error.at : (this.changing?.determinedAt ?? this.input.end),
+    );
+    const event: GuardEvent = {
+      type: 'error',
+      message: error instanceof Error ? error.message : String(error),
+      at: this.input.codePointOffset(Math.max(at, this.input.start)),
+      pack: this.packLabel,
+    };
+    if (error instanceof RuleFailure) event.rule = error.rule;
+    this.block(at);
+    this.pending.push({ event, at, rank: 2, seq: this.seq++ });
   }
 
   private commit(
@@ -240,7 +245,17 @@ export class StreamGuard {
   private cutoff = Infinity;
 
   private release(final: boolean): void {
-    let to = final ? this.input.end : (this.changing?.holdFrom() ?? this.input.end);
+    let to = this.input.end;
+    if (!final && this.changing !== null) {
+      // The hold reads the rules a partial keyword may begin, so it can meet a malformed
+      // rule of a loaded pack first (load-compiled-pack.ts): as in a scan, fail closed.
+      try {
+        to = this.changing.holdFrom();
+      } catch (error) {
+        this.fail(error);
+        return;
+      }
+    }
     // Never end a release between the halves of a surrogate pair: a consumer
     // that encodes each release separately would turn both into U+FFFD.
     if (!final && to > this.emitPos && isHighSurrogate(this.input.unitAt(to - 1))) to--;

@@ -23,13 +23,45 @@ import { type GuardOptions, StreamGuard, activeRules } from './stream-guard.ts';
  */
 const RULES_PER_STEP = 4;
 
+/** The two rule sets a guard with these options scans with (stream-guard.ts), either may be empty. */
+function ruleSetsOf(pack: CompiledPack, options: GuardOptions) {
+  const active = activeRules(pack, options);
+  const changing = active.filter(([, action]) => action !== 'flag').map(([rule]) => rule);
+  const flagging = active.filter(([, action]) => action === 'flag').map(([rule]) => rule);
+  return { active, changing, flagging };
+}
+
+/**
+ * Builds the keyword automata of every rule set guards with any of these
+ * options scan with, the largest set first: a smaller set whose keyword rules
+ * a larger one holds then gets a view of its automaton instead of one of its
+ * own (keyword-automata.ts). Call before `warmUpSteps` for each options.
+ */
+export function* warmKeywordAutomataSteps(
+  pack: CompiledPack,
+  optionsList: readonly GuardOptions[],
+): Generator<void, void, void> {
+  yield* foldedUnitsSteps();
+  const sets = optionsList
+    .flatMap((options) => {
+      const { changing, flagging } = ruleSetsOf(pack, options);
+      return [changing, flagging];
+    })
+    .filter((rules) => rules.length > 0)
+    .sort((a, b) => b.length - a.length);
+  for (const rules of sets) {
+    yield* pack.keywordAutomatonSteps(rules);
+    yield;
+  }
+}
+
 export function* warmUpSteps(
   pack: CompiledPack,
   options: GuardOptions,
 ): Generator<void, void, void> {
   // The process-wide case-fold table every keyword automaton reads.
   yield* foldedUnitsSteps();
-  const active = activeRules(pack, options);
+  const { active, changing, flagging } = ruleSetsOf(pack, options);
   for (const [i, [rule]] of active.entries()) {
     void rule.startClasses;
     if (i % RULES_PER_STEP === RULES_PER_STEP - 1) yield;
@@ -37,8 +69,6 @@ export function* warmUpSteps(
   yield;
   // The two rule sets a guard scans with (stream-guard.ts): their keyword automata,
   // then the bigram tables their scanners build from them.
-  const changing = active.filter(([, action]) => action !== 'flag').map(([rule]) => rule);
-  const flagging = active.filter(([, action]) => action === 'flag').map(([rule]) => rule);
   for (const rules of [changing, flagging]) {
     if (rules.length === 0) continue;
     const keywords = yield* pack.keywordAutomatonSteps(rules);

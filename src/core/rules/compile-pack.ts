@@ -66,7 +66,8 @@ function compileRuleAutomaton(spec: RuleSpec, problems: PackProblem[]): RuleAuto
       return null;
     }
   }
-  return { spec, nfa, dist, structuralMaxLength, maxLength };
+  const analysis = { nfa, dist };
+  return { spec, sets: nfa.sets, analysis: () => analysis, structuralMaxLength, maxLength };
 }
 
 /** Validates and compiles a pack; throws PackError listing every problem. */

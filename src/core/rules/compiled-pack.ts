@@ -11,13 +11,14 @@
  * without them (test/unit/rules/compiled-pack-imports.test.ts).
  */
 import { runToEnd } from '../guard/run-to-end.ts';
-import { KeywordAutomaton } from '../guard/keyword-automaton.ts';
+import type { KeywordAutomaton } from '../guard/keyword-automaton.ts';
 import type { ScanRule } from '../guard/scanner.ts';
 import { type Alphabet, buildAlphabet } from '../regex/alphabet.ts';
 import type { CharSet } from '../regex/char-set.ts';
 import { DEAD, LazyDfa } from '../regex/lazy-dfa.ts';
 import { type Nfa, UnitKind } from '../regex/nfa.ts';
 import { DEFAULT_REPLACEMENT, type RuleAction, type RuleKind, type RuleSpec } from './rule.ts';
+import { createKeywordAutomata } from './keyword-automata.ts';
 import { runValidator } from './validators/index.ts';
 
 export interface CompileOptions {
@@ -55,12 +56,23 @@ export interface CompiledPack {
   ): Generator<void, KeywordAutomaton | null, void>;
 }
 
+/** A rule's automaton with distancesToFinal(nfa). */
+export interface RuleAnalysis {
+  nfa: Nfa;
+  dist: Float64Array;
+}
+
 /** One rule's automaton and its analysis, ready to run. */
 export interface RuleAutomaton {
   spec: RuleSpec;
-  nfa: Nfa;
-  /** distancesToFinal(nfa). */
-  dist: Float64Array;
+  /** The automaton's sets (`nfa.sets`): the pack's alphabet is built from every rule's. */
+  sets: readonly CharSet[];
+  /**
+   * The automaton and its distances. The compiler has them at hand; a loaded
+   * pack decodes and checks a keyword rule's on first use (load-compiled-pack.ts
+   * says why), and this throws CompiledPackError there when they are malformed.
+   */
+  analysis(): RuleAnalysis;
   structuralMaxLength: number;
   /** min(spec.maxLength, structuralMaxLength); finite and positive. */
   maxLength: number;
@@ -100,7 +112,7 @@ function bindAccept(
 function packAlphabet(automata: readonly RuleAutomaton[]): Alphabet {
   // NFAs hold interned sets (char-set.ts internSet): equal sets are one instance.
   const sets = new Set<CharSet>();
-  for (const a of automata) for (const set of a.nfa.sets) sets.add(set);
+  for (const a of automata) for (const set of a.sets) sets.add(set);
   return buildAlphabet([...sets]);
 }
 
@@ -137,21 +149,7 @@ export function* assembleCompiledPackSteps(
     if (index % RULES_PER_STEP === RULES_PER_STEP - 1) yield;
     rules.push(compiledRule(a, index, alphabet, resolved));
   }
-  const automatonCache = new Map<string, KeywordAutomaton | null>();
-  function* automatonSteps(
-    subset: readonly CompiledRule[],
-  ): Generator<void, KeywordAutomaton | null, void> {
-    const key = subset.map((r) => r.index).join(',');
-    let cached = automatonCache.get(key);
-    if (cached === undefined) {
-      const keywordLists = subset.map((r) => r.keywords ?? []);
-      cached = keywordLists.some((k) => k.length > 0)
-        ? yield* KeywordAutomaton.steps(keywordLists)
-        : null;
-      automatonCache.set(key, cached);
-    }
-    return cached;
-  }
+  const automatonSteps = createKeywordAutomata();
   return {
     name,
     version,
@@ -163,14 +161,25 @@ export function* assembleCompiledPackSteps(
   };
 }
 
-/** One rule of the pack, ready to run (its DFA and start classes are built lazily). */
+/**
+ * One rule of the pack, ready to run. Its DFA is built on first use (a scanner
+ * starts a match of the rule), and so are its start classes (a scanner is
+ * created over it) and, for a loaded pack, the automaton itself.
+ */
 function compiledRule(
   a: RuleAutomaton,
   index: number,
   alphabet: Alphabet,
   resolved: Required<CompileOptions>,
 ): CompiledRule {
-  const dfa = new LazyDfa(a.nfa, a.dist, alphabet);
+  let built: LazyDfa | undefined;
+  const dfa = (): LazyDfa => {
+    if (built === undefined) {
+      const { nfa, dist } = a.analysis();
+      built = new LazyDfa(nfa, dist, alphabet);
+    }
+    return built;
+  };
   const keywords = a.spec.keywords ?? null;
   // Computed when a scanner first asks (it builds the rule's DFA): not while loading.
   let starts: Uint8Array | null | undefined = keywords === null ? undefined : null;
@@ -180,8 +189,12 @@ function compiledRule(
     id: a.spec.id,
     kind: a.spec.kind,
     action: a.spec.action,
-    nfa: a.nfa,
-    dfa,
+    get nfa(): Nfa {
+      return a.analysis().nfa;
+    },
+    get dfa(): LazyDfa {
+      return dfa();
+    },
     maxLength: a.maxLength,
     structuralMaxLength: a.structuralMaxLength,
     keywords,
@@ -191,7 +204,7 @@ function compiledRule(
       (a.spec.allow?.length ?? 0) > 0 ||
       a.maxLength < a.structuralMaxLength,
     get startClasses(): Uint8Array | null {
-      if (starts === undefined) starts = startClasses(dfa, alphabet);
+      if (starts === undefined) starts = startClasses(dfa(), alphabet);
       return starts;
     },
     accept: bindAccept(a.spec, resolved),

@@ -21,7 +21,9 @@
  * builds them. What cannot be re-proved without the compiler is that keywords
  * prefix every match: the loader trusts the producer on that, as it trusts it
  * on the pattern itself. Any problem throws CompiledPackError naming the
- * place; nothing is returned half-built.
+ * place. A keyword rule's automaton is checked the first time it is needed,
+ * not at load (`ruleAutomaton` says why); everything else before the pack is
+ * returned.
  */
 import { runToEnd } from '../guard/run-to-end.ts';
 import { MAX_UNIT, type CharSet, internSet } from '../regex/char-set.ts';
@@ -30,6 +32,7 @@ import { distancesToFinal, maxMatchLength } from '../regex/nfa-analysis.ts';
 import {
   type CompileOptions,
   type CompiledPack,
+  type RuleAnalysis,
   type RuleAutomaton,
   assembleCompiledPackSteps,
 } from './compiled-pack.ts';
@@ -237,14 +240,28 @@ function edgeTargets(deltas: Int32Array, n: number, path: string): Int32Array {
   return targets;
 }
 
-function nfaOf(value: unknown, path: string, budget: { states: number }): Nfa {
-  const v = object(value, path);
-  const n = integer(v.states, `${path}.states`, 1, MAX_NFA_STATES);
-  budget.states -= n;
+/** What is checked of a rule's automaton at load: its size, its ends and its sets. */
+interface NfaOutline {
+  states: number;
+  start: number;
+  final: number;
+  sets: CharSet[];
+}
+
+function nfaOutline(v: Json, path: string, budget: { states: number }): NfaOutline {
+  const states = integer(v.states, `${path}.states`, 1, MAX_NFA_STATES);
+  budget.states -= states;
   if (budget.states < 0) fail(`${path}.states`, 'the pack has too many states in all');
-  const start = integer(v.start, `${path}.start`, 0, n - 1);
-  const final = integer(v.final, `${path}.final`, 0, n - 1);
-  const sets = array(v.sets, `${path}.sets`).map((s, i) => charSet(s, `${path}.sets[${i}]`));
+  return {
+    states,
+    start: integer(v.start, `${path}.start`, 0, states - 1),
+    final: integer(v.final, `${path}.final`, 0, states - 1),
+    sets: array(v.sets, `${path}.sets`).map((s, i) => charSet(s, `${path}.sets[${i}]`)),
+  };
+}
+
+function nfaOf(v: Json, path: string, outline: NfaOutline): Nfa {
+  const { states: n, start, final, sets } = outline;
   const setOf = runLengthDecode(v.setOf, `${path}.setOf`, n, -1, sets.length - 1);
   const toDelta = runLengthDecode(v.toDelta, `${path}.toDelta`, n, -n, n);
   const to = new Int32Array(n);
@@ -287,28 +304,78 @@ function nfaOf(value: unknown, path: string, budget: { states: number }): Nfa {
   });
 }
 
-function ruleAutomaton(value: unknown, path: string, budget: { states: number }): RuleAutomaton {
-  const v = object(value, path);
-  const spec = ruleSpec(v.spec, `${path}.spec`);
-  const nfa = nfaOf(v.nfa, `${path}.nfa`, budget);
-  // Recomputed, then compared: a pack whose declared bounds disagree with its automaton
-  // would hold too little (or forever).
+/**
+ * The automaton decoded, and its distances and longest match recomputed, which
+ * must agree with what the data declared: a pack whose declared bounds disagree
+ * with its automaton would hold too little (or forever).
+ */
+function analyse(v: Json, path: string, outline: NfaOutline, declared: number): RuleAnalysis {
+  const nfa = nfaOf(v, `${path}.nfa`, outline);
   const dist = distancesToFinal(nfa);
   if (dist[nfa.start] === Infinity) fail(`${path}.nfa`, 'the automaton can never match');
   const structuralMaxLength = maxMatchLength(nfa, dist);
+  if (declared !== structuralMaxLength) {
+    fail(`${path}.structuralMaxLength`, `the automaton's longest match is ${structuralMaxLength}`);
+  }
+  return { nfa, dist };
+}
+
+/** Any failure while decoding, as the CompiledPackError it is for the caller. */
+function asPackError(error: unknown, path: string): CompiledPackError {
+  if (error instanceof CompiledPackError) return error;
+  return new CompiledPackError(path, error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * A rule, checked as far as the pack needs before its first scan: the spec,
+ * the automaton's size and sets (the pack's alphabet is built from them) and
+ * the declared lengths the hold is bounded by. The rest of a keyword rule's
+ * automaton is decoded and checked the first time a scanner needs it (a
+ * keyword of the rule turns up): most keyword rules never run on a given page,
+ * and decoding all of them was most of loading the built-in packs there
+ * (issue 4, the first request waits for the load). Then a malformed automaton
+ * throws CompiledPackError inside the guard, which fails that stream or
+ * request closed (stream-guard.ts), as a refused pack does; the same error
+ * every time it is asked for. Always-on rules (no keywords) run from the first
+ * unit of every stream, so theirs are checked here, now.
+ */
+function ruleAutomaton(
+  value: unknown,
+  path: string,
+  budget: { states: number },
+): { automaton: RuleAutomaton; cost: number } {
+  const v = object(value, path);
+  const spec = ruleSpec(v.spec, `${path}.spec`);
+  const nfaData = object(v.nfa, `${path}.nfa`);
+  const outline = nfaOutline(nfaData, `${path}.nfa`, budget);
   const declared =
     v.structuralMaxLength === null
       ? Infinity
       : integer(v.structuralMaxLength, `${path}.structuralMaxLength`, 1, Number.MAX_SAFE_INTEGER);
-  if (declared !== structuralMaxLength) {
-    fail(`${path}.structuralMaxLength`, `the automaton's longest match is ${structuralMaxLength}`);
-  }
-  const maxLength = Math.min(spec.maxLength ?? Infinity, structuralMaxLength);
+  const maxLength = Math.min(spec.maxLength ?? Infinity, declared);
   if (!Number.isFinite(maxLength) || maxLength <= 0) {
     fail(`${path}.maxLength`, 'the rule has no finite positive maximum length');
   }
   if (v.maxLength !== maxLength) fail(`${path}.maxLength`, `must be ${maxLength}`);
-  return { spec, nfa, dist, structuralMaxLength, maxLength };
+  let analysed: RuleAnalysis | undefined;
+  let refused: CompiledPackError | undefined;
+  const analysis = (): RuleAnalysis => {
+    if (analysed !== undefined) return analysed;
+    if (refused !== undefined) throw refused;
+    try {
+      analysed = analyse(nfaData, path, outline, declared);
+    } catch (error) {
+      refused = asPackError(error, path);
+      throw refused;
+    }
+    return analysed;
+  };
+  const now = spec.keywords === undefined;
+  if (now) analysis();
+  return {
+    automaton: { spec, sets: outline.sets, analysis, structuralMaxLength: declared, maxLength },
+    cost: now ? outline.states : outline.sets.length + 1,
+  };
 }
 
 /**
@@ -352,9 +419,9 @@ export function* loadCompiledPackSteps(
     const automata: RuleAutomaton[] = [];
     let sinceYield = 0;
     for (let i = 0; i < rules.length; i++) {
-      const automaton = ruleAutomaton(rules[i], `pack.rules[${i}]`, budget);
+      const { automaton, cost } = ruleAutomaton(rules[i], `pack.rules[${i}]`, budget);
       automata.push(automaton);
-      sinceYield += automaton.nfa.stateCount;
+      sinceYield += cost;
       if (sinceYield >= STATES_PER_STEP) {
         sinceYield = 0;
         yield;
@@ -368,8 +435,7 @@ export function* loadCompiledPackSteps(
     yield;
     return yield* assembleCompiledPackSteps(name, version, automata, options);
   } catch (error) {
-    if (error instanceof CompiledPackError) throw error;
     // Whatever slipped past the checks (a bug, exhausted memory) is still a refused pack.
-    throw new CompiledPackError('pack', error instanceof Error ? error.message : String(error));
+    throw asPackError(error, 'pack');
   }
 }

@@ -11,6 +11,7 @@ import {
   foldText,
   foldUnit,
   foldedUnits,
+  unitsFoldingTo,
 } from '../../../src/core/guard/keyword-automaton.ts';
 import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
 
@@ -116,5 +117,21 @@ describe('KeywordAutomaton', () => {
     const wrong: number[] = [];
     for (let unit = 0; unit < 0x10000; unit++) if (table[unit] !== foldUnit(unit)) wrong.push(unit);
     expect(wrong).toEqual([]);
+  });
+
+  it('lists, for every folded unit, exactly the units folding to it, ascending', () => {
+    const table = foldedUnits();
+    const seen = new Uint8Array(0x10000);
+    const wrong: string[] = [];
+    for (let folded = 0; folded < 0x10000; folded++) {
+      let previous = -1;
+      for (const unit of unitsFoldingTo(folded)) {
+        if (table[unit] !== folded || unit <= previous) wrong.push(`${folded}: ${unit}`);
+        seen[unit] = (seen[unit] as number) + 1;
+        previous = unit;
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(seen.every((count) => count === 1)).toBe(true);
   });
 });

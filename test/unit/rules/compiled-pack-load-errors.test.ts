@@ -1,11 +1,14 @@
 /**
  * The serialised pack crosses a channel, so the loader checks it: malformed
  * data is refused with a CompiledPackError naming the place, never another
- * exception, and never a pack that runs on inconsistent data.
+ * exception, and never a pack that runs on inconsistent data. A keyword rule's
+ * automaton is checked when it is first needed, not at load
+ * (load-compiled-pack.ts `ruleAutomaton`): `refusal` asks for every rule's.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
+import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
 import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { CompiledPackError, loadCompiledPack } from '../../../src/core/rules/load-compiled-pack.ts';
 import {
@@ -20,7 +23,7 @@ const good = (): SerialisedPack => JSON.parse(goodText) as SerialisedPack;
 
 function refusal(data: unknown): CompiledPackError {
   try {
-    loadCompiledPack(data);
+    for (const rule of loadCompiledPack(data).rules) void rule.dfa;
   } catch (error) {
     expect(error).toBeInstanceOf(CompiledPackError);
     return error as CompiledPackError;
@@ -94,15 +97,27 @@ const cases: [string, Edit, string][] = [
   ['non-integer', (p) => (p.rules[0]!.nfa.toDelta[0] = 0.5), 'pack.rules[0].nfa.toDelta[0]'],
   [
     'wrong longest match',
-    (p) => (p.rules[0]!.structuralMaxLength = 3),
+    (p) => {
+      // Consistent with maxLength, which is checked at load: the automaton contradicts both.
+      p.rules[0]!.structuralMaxLength = 3;
+      p.rules[0]!.maxLength = 3;
+    },
     'pack.rules[0].structuralMaxLength',
   ],
   [
     'unbounded claim',
-    (p) => (p.rules[0]!.structuralMaxLength = null),
+    (p) => {
+      p.rules[0]!.structuralMaxLength = null;
+      p.rules[0]!.spec.maxLength = p.rules[0]!.maxLength;
+    },
     'pack.rules[0].structuralMaxLength',
   ],
   ['wrong maxLength', (p) => (p.rules[0]!.maxLength += 1), 'pack.rules[0].maxLength'],
+  [
+    'unbounded without maxLength',
+    (p) => (p.rules[0]!.structuralMaxLength = null),
+    'pack.rules[0].maxLength',
+  ],
   ['unknown condition', (p) => (p.rules[0]!.nfa.condWhen = [9, 99]), 'pack.rules[0].nfa.condWhen'],
 ];
 
@@ -116,6 +131,44 @@ describe('loadCompiledPack refuses malformed data', () => {
     edit(data);
     const error = refusal(data);
     expect(error.path.startsWith(path)).toBe(true);
+  });
+
+  it("checks a keyword rule's automaton when a scan first needs it, and fails that scan closed", () => {
+    const data = good();
+    const pem = data.rules.findIndex((r) => r.spec.id === 'pem');
+    data.rules[pem]!.nfa.epsDelta[0] = data.rules[pem]!.nfa.states * 2;
+    const pack = loadCompiledPack(data);
+    // Texts without the rule's keyword never need its automaton: guarded as before.
+    const plain = 'x tok_abcd1234 y call 555-1234';
+    expect(scanText(pack, plain).output).toBe(scanText(compilePack(engineTestPack), plain).output);
+    // Its keyword: the automaton is decoded, found malformed, and the scan fails closed.
+    for (let i = 0; i < 2; i++) {
+      const outcome = scanText(pack, 'a -----BEGIN KEY-----QUJD-----END KEY----- b');
+      expect(outcome.blocked).toBe(true);
+      expect(outcome.events.some((e) => e.type === 'error' && e.message.includes('epsDelta'))).toBe(
+        true,
+      );
+    }
+    expect(() => pack.rules[pem]!.dfa).toThrow(CompiledPackError);
+  });
+
+  it('fails closed when a text ends inside the keyword of a rule whose automaton is malformed', () => {
+    const data = good();
+    const pem = data.rules.findIndex((r) => r.spec.id === 'pem');
+    data.rules[pem]!.nfa.epsDelta[0] = data.rules[pem]!.nfa.states * 2;
+    // The hold asks whether the partial keyword can still begin a match: the rule is decoded.
+    const guard = new StreamGuard(loadCompiledPack(data), {});
+    const result = guard.push('released? -----BEGIN KE');
+    expect(guard.isBlocked).toBe(true);
+    expect(result.events.some((e) => e.type === 'error')).toBe(true);
+    expect(result.emit).toBe('');
+  });
+
+  it("refuses at load an always-on rule's malformed automaton", () => {
+    const data = good();
+    const digits = data.rules.findIndex((r) => r.spec.keywords === undefined);
+    data.rules[digits]!.nfa.epsDelta[0] = data.rules[digits]!.nfa.states * 2;
+    expect(() => loadCompiledPack(data)).toThrow(CompiledPackError);
   });
 
   it.each([null, 3, 'pack', [], {}])('non-pack value %j', (value) => {
