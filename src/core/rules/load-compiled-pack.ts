@@ -395,8 +395,9 @@ const STATES_PER_STEP = 500;
  * every STATES_PER_STEP rule states and once before assembling; the caller
  * resumes it from a later task (a timer, `scheduler.yield()`), and the
  * generator's return value is the pack. The same checks run in the same
- * order, and nothing is returned half-built. The caller must not change
- * `data` while stepping (it is read across the steps).
+ * order. The caller must not change `data` while stepping, nor while the
+ * pack is in use: it is read across the steps, and a keyword rule's automaton
+ * is read from it on first use (`ruleAutomaton`).
  */
 export function* loadCompiledPackSteps(
   data: unknown,
