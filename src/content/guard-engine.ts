@@ -211,22 +211,17 @@ function startEngine(dockEngine: DockEngine): void {
 
   // No answer from the background (it failed, or the extension was reloaded): the guard
   // can never get its setup, so waiting streams and sends fail closed, with a notice.
-  void (early?.pageConfig ?? link.pageConfig()).then((answer) => {
-    if (answer === undefined) {
-      guardConfig.fail('the background sent no page config');
-      return;
-    }
-    config = answer.config;
-    applyConfig();
-  });
-  void (early?.pagePack ?? link.pagePack()).then((answer) => {
-    if (answer === undefined) {
-      guardConfig.fail('the background sent no compiled pack');
-      return;
-    }
-    compiled = answer.compiled;
-    applyConfig();
-  });
+  const whenAnswered = <T>(asked: Promise<T | undefined>, what: string, use: (a: T) => void) =>
+    void asked.then((answer) => {
+      if (answer === undefined) {
+        guardConfig.fail(`the background sent no ${what}`);
+        return;
+      }
+      use(answer);
+      applyConfig();
+    });
+  whenAnswered(early?.pageConfig ?? link.pageConfig(), 'page config', (a) => (config = a.config));
+  whenAnswered(early?.pagePack ?? link.pagePack(), 'compiled pack', (a) => (compiled = a.compiled));
 
   onDocumentElement(document, (root) => root.setAttribute('data-csg-bridge', 'on'));
 }

@@ -690,18 +690,13 @@ function cachedBigrams(
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
 ): Uint8Array {
-  let table = bigramCache.get(keywords);
-  if (table === undefined) {
-    table = startBigrams(keywords, alphabet, startKindsOf(rules, alphabet));
-    bigramCache.set(keywords, table);
-  }
-  return table;
+  runToEnd(warmBigramSteps(rules, keywords, alphabet));
+  return bigramCache.get(keywords) as Uint8Array;
 }
 
 /**
- * Builds and caches, in steps, the bigram table a Scanner over `rules` with this
- * automaton would build in its constructor (warm-up.ts): each step is one pass
- * over the 65,536 code units at most.
+ * Builds and caches, in steps, the bigram table of a Scanner over `rules` with
+ * this automaton: warm-up.ts runs it paced, a Scanner's constructor in one go.
  */
 export function* warmBigramSteps(
   rules: readonly ScanRule[],
@@ -781,12 +776,4 @@ function* startBigramsSteps(
     }
   }
   return table;
-}
-
-function startBigrams(
-  keywords: KeywordAutomaton,
-  alphabet: Alphabet,
-  startKinds: Uint8Array,
-): Uint8Array {
-  return runToEnd(startBigramsSteps(keywords, alphabet, startKinds));
 }
