@@ -144,11 +144,13 @@ function startEngine(dockEngine: DockEngine): void {
   });
   const requestHost = createRequestHost({
     setup: () => outgoingSettings.current(),
-    ready: () => guardConfig.readyForRequests(),
+    ready: () => guardConfig.readyLoadedForRequests(),
+    warm: () => guardConfig.readyForRequests(),
     report: onReport,
     ask: onReport,
     newId,
     setTimeout: (callback, ms) => window.setTimeout(callback, ms),
+    pace,
   });
 
   // Issue 5: paste tracking, reference-only controls, the confirm dialog (install-outgoing.ts).

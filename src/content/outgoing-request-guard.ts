@@ -34,7 +34,11 @@ import {
   messageText,
   readHistory,
 } from '../core/outgoing/history-messages.ts';
-import { type OutgoingFinding, guardOutgoingBody } from '../core/outgoing/outgoing-dlp.ts';
+import {
+  type OutgoingFinding,
+  guardOutgoingBody,
+  outgoingKeywordFree,
+} from '../core/outgoing/outgoing-dlp.ts';
 import type { OutgoingPolicy } from '../core/outgoing/outgoing-policy.ts';
 import { projectHistory } from '../core/outgoing/project-history.ts';
 import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
@@ -45,6 +49,13 @@ import { projectionEvents } from './projection-events.ts';
 
 export interface OutgoingSetup {
   pack: CompiledPack;
+  /**
+   * Whether `pack` is warmed for the outgoing policy. A cold pack (its keyword
+   * automata not built yet: page-guard-config.ts) scans only a body with no keyword
+   * in it, with the rules without keywords (`outgoingKeywordFree`); any other body
+   * waits for the warm setup.
+   */
+  warm: boolean;
   policy: Partial<OutgoingPolicy>;
   renderer: EnvelopeRenderer;
   /** The source-label pack (compiled on first use: only history bodies need it). */
@@ -59,12 +70,20 @@ export interface OutgoingMarks {
 
 export interface OutgoingGuardDeps {
   setup(): OutgoingSetup;
+  /** The warm setup, once there is one (rejects when there never will be: fail closed). */
+  warmSetup(): Promise<OutgoingSetup>;
   /** Which spans of `newTexts` were pasted as untrusted, which `history` indices are reference-only. */
   lookup(newTexts: string[], history: string[]): Promise<OutgoingMarks>;
   /** Asks the person about the warned findings; resolves with their answer. */
   confirm(findings: readonly OutgoingFinding[]): Promise<'send' | 'cancel'>;
   /** Reports what happened to this request (direction `out`). */
   report(format: string, events: PageGuardEvent[]): void;
+  /**
+   * Called before the scan: resolves at once while the current task is young, or
+   * after a new task (task-pacer.ts). The setup that let this request go may have
+   * been loaded in this very task (page-guard-config.ts, issue 4: no long tasks).
+   */
+  pace?(): Promise<void> | undefined;
 }
 
 export type OutgoingOutcome =
@@ -152,7 +171,7 @@ async function guardSteps(
   body: string,
   deps: OutgoingGuardDeps,
 ): Promise<OutgoingOutcome> {
-  const setup = deps.setup();
+  let setup = deps.setup();
   const newTexts = adapter
     .locate(body)
     .filter((t) => t.part === 'new')
@@ -168,7 +187,16 @@ async function guardSteps(
   const marks = await deps.lookup(newTexts, history);
 
   const wrapped = applyEnvelopes(adapter, body, marks.pasted, setup.renderer);
-  const dlp = guardOutgoingBody(adapter, wrapped, { pack: setup.pack, policy: setup.policy });
+  const scanned = { pack: setup.pack, policy: setup.policy };
+  if (!setup.warm && !outgoingKeywordFree(adapter, wrapped, scanned)) {
+    setup = await deps.warmSetup();
+  }
+  await deps.pace?.();
+  const dlp = guardOutgoingBody(adapter, wrapped, {
+    pack: setup.pack,
+    policy: setup.policy,
+    alwaysOnOnly: !setup.warm,
+  });
   const events = findingEvents(dlp.findings, setup.pack);
   if (dlp.error !== undefined) {
     deps.report(adapter.name, [

@@ -4,7 +4,7 @@
  * the outgoing policy and envelope renderer of the page config, and the
  * source-label pack for history projection, both compiled by the background.
  * Until the bridge's config arrives there is no setup: the outgoing hook waits
- * for `guardConfig.readyForRequests()` first (request-host.ts), and a request that cannot
+ * for `guardConfig.readyLoadedForRequests()` first (request-host.ts), and a request that cannot
  * get one is refused (fail closed), never sent unguarded.
  *
  * No extension APIs here.
@@ -24,9 +24,16 @@ export function createOutgoingSettings(guardConfig: PageGuardConfig): OutgoingSe
   let renderer: OutgoingSetup['renderer'] = 'json';
   return {
     current() {
-      const setup = guardConfig.currentForRequests();
+      const warm = guardConfig.currentForRequests();
+      const setup = warm ?? guardConfig.loadedForRequests();
       if (setup === undefined) throw new PageConfigUnavailableError('no page config yet');
-      return { pack: setup.pack, policy, renderer, labels: () => setup.labels };
+      return {
+        pack: setup.pack,
+        warm: warm !== undefined,
+        policy,
+        renderer,
+        labels: () => setup.labels,
+      };
     },
     apply(config) {
       policy = { ...config.outgoing };

@@ -38,13 +38,22 @@ export interface PageGuardConfig {
   /** The setup, once there is one; rejects when there never will be (fail closed). */
   ready(): Promise<StreamGuardSetup>;
   /**
-   * The same for a request on send (outgoing-setup.ts): during `applyInSteps` it is
-   * there as soon as the pack is loaded and warmed for the outgoing policy, before
-   * the answers' rule sets are warmed, so a page's first request leaves that much
-   * sooner. Otherwise it is `current()`.
+   * The same for a request on send (outgoing-setup.ts), warmed for the outgoing
+   * policy: during `applyInSteps` it comes last, after the answers' (see
+   * `loadedForRequests`). Otherwise it is `current()`.
    */
   currentForRequests(): StreamGuardSetup | undefined;
   readyForRequests(): Promise<StreamGuardSetup>;
+  /**
+   * Sooner for a request: the setup once its pack is loaded, before any warm-up (or
+   * the warm one, when there is one). A request whose scanned texts hold no keyword
+   * (most prompts) is scanned with it at once (outgoing-request-guard.ts,
+   * `alwaysOnOnly`), so a page's first request leaves the warm-up's length sooner
+   * (issue 4); any other waits for `readyForRequests()`. Its answer then needs the
+   * answers' warm-up, which therefore comes before the send's.
+   */
+  loadedForRequests(): StreamGuardSetup | undefined;
+  readyLoadedForRequests(): Promise<StreamGuardSetup>;
   /** Applies a config from the bridge to streams that start from now on. */
   apply(config: PageConfig): void;
   /**
@@ -130,22 +139,33 @@ function firstSetup() {
 export function createPageGuardConfig(): PageGuardConfig {
   let setup: StreamGuardSetup | undefined;
   let requestSetup: StreamGuardSetup | undefined;
+  let loadedSetup: StreamGuardSetup | undefined;
   const first = firstSetup();
   const firstForRequests = firstSetup();
+  const firstLoaded = firstSetup();
   // Fail closed: no usable first config means no guarded stream or request gets through.
   const rejectFirst = (error: Error) => {
     first.reject(error);
     firstForRequests.reject(error);
+    firstLoaded.reject(error);
   };
   const refuse = (error: unknown) =>
     rejectFirst(error instanceof Error ? error : new PageConfigUnavailableError('bad config'));
+  const useLoaded = (next: StreamGuardSetup) => {
+    loadedSetup = next;
+    firstLoaded.resolve(next);
+  };
   const useForRequests = (next: StreamGuardSetup) => {
+    useLoaded(next);
     requestSetup = next;
     firstForRequests.resolve(next);
   };
-  const use = (next: StreamGuardSetup) => {
+  const useForAnswers = (next: StreamGuardSetup) => {
     setup = next;
     first.resolve(next);
+  };
+  const use = (next: StreamGuardSetup) => {
+    useForAnswers(next);
     useForRequests(next);
   };
   return {
@@ -157,6 +177,11 @@ export function createPageGuardConfig(): PageGuardConfig {
     currentForRequests: () => requestSetup,
     readyForRequests: () =>
       requestSetup === undefined ? firstForRequests.promise : Promise.resolve(requestSetup),
+    loadedForRequests: () => requestSetup ?? loadedSetup,
+    readyLoadedForRequests: () => {
+      const setup = requestSetup ?? loadedSetup;
+      return setup === undefined ? firstLoaded.promise : Promise.resolve(setup);
+    },
     apply(config) {
       let next: StreamGuardSetup;
       try {
@@ -171,16 +196,17 @@ export function createPageGuardConfig(): PageGuardConfig {
       let next: StreamGuardSetup;
       try {
         next = await runPaced(setupSteps(config), pause);
+        useLoaded(next);
         // The first guard of a pack builds its start classes and keyword automata
         // (cached on the pack): here, in steps, not in the first send's scan or the
         // first answer's first chunk. The keyword automata of both policies first (the
-        // larger rule sets serve the smaller), then the rest for a send: a request can
-        // then go (its answer waits for the rest).
+        // larger rule sets serve the smaller), then the rest for answers (the answer to
+        // a request sent loaded waits for it), then for sends with keywords.
         const sending = outgoingScanOptions(config.outgoing);
         await runPaced(warmKeywordAutomataSteps(next.pack, [sending, next.guard]), pause);
-        await runPaced(warmUpSteps(next.pack, sending), pause);
-        useForRequests(next);
         await runPaced(warmUpSteps(next.pack, next.guard), pause);
+        useForAnswers(next);
+        await runPaced(warmUpSteps(next.pack, sending), pause);
       } catch (error) {
         refuse(error);
         return;

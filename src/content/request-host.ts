@@ -36,12 +36,19 @@ export interface RequestHostDeps {
   setup(): OutgoingSetup;
   /** Resolves once `setup` can answer; a request waits for it, and is refused when it rejects. */
   ready(): Promise<unknown>;
+  /**
+   * Resolves once `setup` answers warm (OutgoingSetup.warm), which a request whose
+   * texts hold a keyword waits for; rejects when it never will.
+   */
+  warm(): Promise<unknown>;
   /** Reports (guard events, stream end) for the notices and the background. */
   report(message: GuardReport): void;
   /** The bridge's outgoing part: marks lookups and confirmations (answered through `receive`). */
   ask(message: GuardReport): void;
   newId(): string;
   setTimeout(callback: () => void, ms: number): unknown;
+  /** Paces the scan of a request (OutgoingGuardDeps.pace). */
+  pace?(): Promise<void> | undefined;
 }
 
 export interface RequestHost {
@@ -102,8 +109,13 @@ export function createRequestHost(deps: RequestHostDeps): RequestHost {
         await deps.ready();
         outcome = await guardOutgoingRequestBody(adapter, body, {
           setup: deps.setup,
+          warmSetup: async () => {
+            await deps.warm();
+            return deps.setup();
+          },
           lookup,
           confirm,
+          ...(deps.pace === undefined ? {} : { pace: deps.pace }),
           report,
         });
       } catch {

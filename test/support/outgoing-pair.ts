@@ -24,8 +24,15 @@ export function hookWith(options: {
     }
   };
   const host = createRequestHost({
-    setup: () => ({ pack: getCorePack(), policy: {}, renderer: 'json', labels: () => undefined }),
+    setup: () => ({
+      pack: getCorePack(),
+      warm: true,
+      policy: {},
+      renderer: 'json',
+      labels: () => undefined,
+    }),
     ready: () => Promise.resolve(),
+    warm: () => Promise.resolve(),
     report: record,
     ask: record,
     newId: () => `id${String(++n)}`,

@@ -44,6 +44,13 @@ export interface GuardOptions {
    * is never trimmed), so this costs one slice per event and no extra memory.
    */
   attachMatchedText?: boolean;
+  /**
+   * Scan with the rules without keywords only. For a whole text in which no keyword
+   * of an active rule occurs (keyword-presence.ts) this finds exactly what the full
+   * set finds (a keyword rule's match starts with one of its keywords), without the
+   * keyword automata a cold pack would build first (a page's first request, issue 4).
+   */
+  alwaysOnOnly?: boolean;
 }
 
 interface PendingEvent {
@@ -347,6 +354,7 @@ export function activeRules(
   const active = options.session?.activeFlags() ?? new Set<string>();
   const out: [CompiledRule, Exclude<RuleAction, 'off'>][] = [];
   for (const rule of pack.rules) {
+    if (options.alwaysOnOnly === true && rule.keyword) continue;
     const action = effectiveAction(rule, options.policy, active, options.policyMode);
     if (action !== 'off') out.push([rule, action]);
   }

@@ -10,6 +10,7 @@
  * for the audit log and show the person what was found; it must never be
  * logged or stored as such (DESIGN.md §3.7).
  */
+import { keywordOccursIn } from '../guard/keyword-presence.ts';
 import { scanText } from '../guard/scan-text.ts';
 import type { GuardOptions } from '../guard/stream-guard.ts';
 import type { CompiledPack } from '../rules/compile-pack.ts';
@@ -21,6 +22,7 @@ import type {
   RequestAdapter,
   RequestEdit,
   RequestPart,
+  RequestText,
 } from '../wire/requests/request-text.ts';
 import { sliceCodePoints } from './code-point-offsets.ts';
 import {
@@ -71,9 +73,31 @@ export interface OutgoingGuardOptions {
   policy?: Partial<OutgoingPolicy>;
   /** Parts checked; the person's new text and attachment text by default (issue 5 §1). */
   parts?: readonly RequestPart[];
+  /**
+   * Scan with the rules without keywords only (GuardOptions.alwaysOnOnly): for a
+   * body `outgoingKeywordFree` accepts, where the findings are the same.
+   */
+  alwaysOnOnly?: boolean;
 }
 
 const DEFAULT_PARTS: readonly RequestPart[] = ['new', 'attachment'];
+
+/**
+ * The most text (code units, all scanned strings together) `outgoingKeywordFree`
+ * looks through: its keyword search reads the text once per keyword, which only
+ * pays while the pack's keyword automata are not built yet.
+ */
+export const KEYWORD_FREE_MAX_UNITS = 4096;
+
+/** The strings of `body` a send scans: the checked parts, empty ones skipped. */
+function scannedTexts(
+  adapter: RequestAdapter,
+  body: string,
+  parts: readonly RequestPart[] | undefined,
+): RequestText[] {
+  const checked = new Set(parts ?? DEFAULT_PARTS);
+  return adapter.locate(body).filter((t) => checked.has(t.part) && t.text.length > 0);
+}
 
 /** DLP for a request the page is about to send; unrecognised requests pass (format null). */
 export function guardOutgoingRequest(
@@ -104,13 +128,14 @@ export function guardOutgoingBody(
   body: string,
   options: OutgoingGuardOptions,
 ): OutgoingGuardResult {
-  const scanOptions = outgoingScanOptions(options.policy);
-  const parts = new Set(options.parts ?? DEFAULT_PARTS);
+  const scanOptions: GuardOptions = {
+    ...outgoingScanOptions(options.policy),
+    alwaysOnOnly: options.alwaysOnOnly === true,
+  };
   const findings: OutgoingFinding[] = [];
   const edits: RequestEdit[] = [];
   let error: string | undefined;
-  for (const located of adapter.locate(body)) {
-    if (!parts.has(located.part) || located.text.length === 0) continue;
+  for (const located of scannedTexts(adapter, body, options.parts)) {
     // On send the person's policy applies as set (kind-policy.ts): e.g. a card number
     // is warned about by default, not redacted as the pack does in answers.
     const outcome = scanText(options.pack, located.text, scanOptions);
@@ -147,4 +172,20 @@ export function guardOutgoingBody(
       ? 'redact'
       : 'send';
   return { decision, body: rewritten, findings, format };
+}
+
+/**
+ * True when `guardOutgoingBody` may scan `body` with `alwaysOnOnly` and find the
+ * same: the strings it scans are short (KEYWORD_FREE_MAX_UNITS) and hold no
+ * keyword of a rule the policy keeps on (keyword-presence.ts). Throws, as
+ * `guardOutgoingBody` does, on a body the adapter cannot read.
+ */
+export function outgoingKeywordFree(
+  adapter: RequestAdapter,
+  body: string,
+  options: OutgoingGuardOptions,
+): boolean {
+  const texts = scannedTexts(adapter, body, options.parts).map((t) => t.text);
+  if (texts.reduce((sum, text) => sum + text.length, 0) > KEYWORD_FREE_MAX_UNITS) return false;
+  return !keywordOccursIn(options.pack, outgoingScanOptions(options.policy), texts);
 }

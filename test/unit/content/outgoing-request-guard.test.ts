@@ -7,9 +7,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../../src/core/outgoing/envelope-decode.ts';
-import type { OutgoingFinding } from '../../../src/core/outgoing/outgoing-dlp.ts';
+import { keywordOccursIn } from '../../../src/core/guard/keyword-presence.ts';
+import {
+  type OutgoingFinding,
+  outgoingScanOptions,
+} from '../../../src/core/outgoing/outgoing-dlp.ts';
 import { getDefaultLabelPack } from '../../../src/core/outgoing/source-label-pack.ts';
-import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
+import { builtinPackJson, getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { openAiChatRequest } from '../../../src/core/wire/requests/message-list-requests.ts';
 import {
   type OutgoingGuardDeps,
@@ -18,7 +22,7 @@ import {
   wrapPastedSpans,
 } from '../../../src/content/outgoing-request-guard.ts';
 import type { PageGuardEvent } from '../../../src/protocol/guard-reports.ts';
-import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
+import { PROPERTY_RUNS, textArbitrary } from '../../support/text-arbitraries.ts';
 import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
 
 interface Msg {
@@ -39,14 +43,21 @@ function harness(
   const reports: { format: string; events: PageGuardEvent[] }[] = [];
   const asked: OutgoingFinding[][] = [];
   const lookups: { texts: string[]; history: string[] }[] = [];
+  let warmed = 0;
+  const setup = () => ({
+    pack: getCorePack(),
+    warm: true,
+    policy: {},
+    renderer: 'json' as const,
+    labels: () => getDefaultLabelPack(),
+    ...options.policy,
+  });
   const deps: OutgoingGuardDeps = {
-    setup: () => ({
-      pack: getCorePack(),
-      policy: {},
-      renderer: 'json',
-      labels: () => getDefaultLabelPack(),
-      ...options.policy,
-    }),
+    setup,
+    warmSetup: () => {
+      warmed++;
+      return Promise.resolve({ ...setup(), warm: true });
+    },
     lookup: (texts, history) => {
       lookups.push({ texts, history });
       return Promise.resolve(options.marks ?? { pasted: [], referenceOnly: [] });
@@ -57,7 +68,7 @@ function harness(
     },
     report: (format, events) => reports.push({ format, events }),
   };
-  return { deps, reports, asked, lookups };
+  return { deps, reports, asked, lookups, warmed: () => warmed };
 }
 
 describe('wrapPastedSpans', () => {
@@ -196,6 +207,27 @@ describe('guardOutgoingRequestBody', () => {
     expect(h.reports[0]?.events[0]).toMatchObject({ type: 'error' });
   });
 
+  it('scans only once the pacer lets it go on', async () => {
+    const h = harness();
+    let release: () => void = () => undefined;
+    h.deps.pace = () =>
+      new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    const body = bodyOf([{ role: 'user', content: `key ${fakeGithubToken(10)}` }]);
+    let done = false;
+    const outcome = guardOutgoingRequestBody(openAiChatRequest, body, h.deps).then((o) => {
+      done = true;
+      return o;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(done).toBe(false);
+    expect(h.reports).toEqual([]);
+    release();
+    expect((await outcome).send).toBe(true);
+    expect(h.reports).toHaveLength(1);
+  });
+
   it('fails closed when the bridge lookup throws', async () => {
     const h = harness();
     h.deps.lookup = () => Promise.reject(new Error('gone'));
@@ -204,5 +236,60 @@ describe('guardOutgoingRequestBody', () => {
       send: false,
       reason: 'failed',
     });
+  });
+});
+
+describe('guardOutgoingRequestBody with a pack not warmed yet (page-guard-config.ts)', () => {
+  const cold = { policy: { warm: false } } as const;
+
+  it('scans a body without keywords at once, finding what the warm pack finds', async () => {
+    const mail = ['jane.doe', 'mailbox.org'].join('@');
+    const body = bodyOf([{ role: 'user', content: `write to ${mail}` }]);
+    const h = harness({ ...cold, answer: 'send' });
+    expect(await guardOutgoingRequestBody(openAiChatRequest, body, h.deps)).toEqual({
+      send: true,
+      body,
+    });
+    expect(h.warmed()).toBe(0);
+    expect(h.asked[0]?.map((f) => f.rule)).toEqual(['email-address']);
+  });
+
+  it('waits for the warm pack when a keyword occurs, then redacts as it does', async () => {
+    const token = fakeGithubToken(8);
+    const h = harness(cold);
+    const body = bodyOf([{ role: 'user', content: `key ${token}` }]);
+    const outcome = await guardOutgoingRequestBody(openAiChatRequest, body, h.deps);
+    expect(h.warmed()).toBe(1);
+    expect(outcome.send && outcome.body).not.toContain(token);
+    expect(h.reports[0]?.events[0]).toMatchObject({ rule: 'github-pat', action: 'redact' });
+  });
+
+  it('refuses the send when the warm pack never comes (fail closed)', async () => {
+    const h = harness(cold);
+    h.deps.warmSetup = () => Promise.reject(new Error('no config'));
+    const body = bodyOf([{ role: 'user', content: `key ${fakeGithubToken(9)}` }]);
+    expect(await guardOutgoingRequestBody(openAiChatRequest, body, h.deps)).toEqual({
+      send: false,
+      reason: 'failed',
+    });
+  });
+
+  it('for any message, sends and reports what the warm pack would, warming only for a keyword', async () => {
+    const pack = getCorePack();
+    const sending = outgoingScanOptions({});
+    await fc.assert(
+      fc.asyncProperty(textArbitrary(builtinPackJson()), async (text) => {
+        const body = bodyOf([{ role: 'user', content: text }]);
+        const warm = harness({ answer: 'send' });
+        const coldRun = harness({ ...cold, answer: 'send' });
+        const expected = await guardOutgoingRequestBody(openAiChatRequest, body, warm.deps);
+        const actual = await guardOutgoingRequestBody(openAiChatRequest, body, coldRun.deps);
+        expect(actual).toEqual(expected);
+        expect(coldRun.reports).toEqual(warm.reports);
+        expect(coldRun.asked).toEqual(warm.asked);
+        expect(coldRun.warmed()).toBe(keywordOccursIn(pack, sending, [text]) ? 1 : 0);
+      }),
+      { numRuns: PROPERTY_RUNS / 10 },
+    );
   });
 });

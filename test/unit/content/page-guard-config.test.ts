@@ -159,28 +159,43 @@ describe('applyInSteps', () => {
     expect(builds).toHaveBeenCalled();
   });
 
-  it('has a setup for requests once the outgoing rule sets are warm, before the answers’', async () => {
+  it('has a setup for requests once loaded, then for answers, then warm for requests', async () => {
     const stepped = createPageGuardConfig();
     const order: string[] = [];
-    void stepped.readyForRequests().then(() => {
-      order.push('requests');
-      // The answers' setup is not in effect yet: streams still wait.
+    void stepped.readyLoadedForRequests().then((loaded) => {
+      order.push('loaded');
+      // Loaded, not warm yet: only a request without keywords may use it; streams wait.
+      expect(stepped.currentForRequests()).toBeUndefined();
       expect(stepped.current()).toBeUndefined();
-      expect(stepped.currentForRequests()).toBeDefined();
+      expect(stepped.loadedForRequests()).toBe(loaded);
     });
-    void stepped.ready().then(() => order.push('answers'));
+    void stepped.ready().then(() => {
+      order.push('answers');
+      expect(stepped.currentForRequests()).toBeUndefined();
+    });
+    void stepped.readyForRequests().then(() => order.push('requests'));
     await stepped.applyInSteps(withCompiled(sampleConfig), () => Promise.resolve());
     await Promise.resolve();
-    expect(order).toEqual(['requests', 'answers']);
+    expect(order).toEqual(['loaded', 'answers', 'requests']);
     expect(stepped.currentForRequests()).toBe(stepped.current());
+    expect(stepped.loadedForRequests()).toBe(stepped.current());
+  });
+
+  it('has the loaded setup at once when the config is applied in one go', async () => {
+    const direct = createPageGuardConfig();
+    direct.apply(withCompiled(sampleConfig));
+    expect(await direct.readyLoadedForRequests()).toBe(direct.current());
+    expect(direct.loadedForRequests()).toBe(direct.current());
   });
 
   it('fails requests closed too when no config can come', async () => {
     const config = createPageGuardConfig();
     config.fail('no channel');
     await expect(config.readyForRequests()).rejects.toThrow(/no channel/);
+    await expect(config.readyLoadedForRequests()).rejects.toThrow(/no channel/);
     await expect(config.ready()).rejects.toThrow(/no channel/);
     expect(config.currentForRequests()).toBeUndefined();
+    expect(config.loadedForRequests()).toBeUndefined();
   });
 
   it('fails closed on an unusable pack, as apply does', async () => {
@@ -191,5 +206,6 @@ describe('applyInSteps', () => {
     );
     await expect(ready).rejects.toThrow(/compiled pack/);
     await expect(stepped.readyForRequests()).rejects.toThrow(/compiled pack/);
+    await expect(stepped.readyLoadedForRequests()).rejects.toThrow(/compiled pack/);
   });
 });

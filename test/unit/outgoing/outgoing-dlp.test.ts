@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  KEYWORD_FREE_MAX_UNITS,
   guardOutgoingBody,
   guardOutgoingRequest,
+  outgoingKeywordFree,
 } from '../../../src/core/outgoing/outgoing-dlp.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { compilePack } from '../../../src/core/rules/compile-pack.ts';
@@ -198,5 +200,36 @@ describe('guardOutgoingRequest', () => {
     expect(r.decision).toBe('redact');
     expect(r.body).not.toContain(pat);
     expect(r.findings[0]).toMatchObject({ kind: 'secret', action: 'redact', text: pat });
+  });
+});
+
+describe('outgoingKeywordFree', () => {
+  const core = getCorePack();
+  const mail = ['jane.doe', 'mailbox.org'].join('@');
+
+  it('accepts a short body whose new text holds no keyword, and scans it the same without keyword rules', () => {
+    const body = chatBody(`mail ${mail}`);
+    // The history's token is not scanned on send, so its keyword does not count.
+    expect(outgoingKeywordFree(openAiChatRequest, body, { pack })).toBe(true);
+    expect(outgoingKeywordFree(openAiChatRequest, body, { pack: core })).toBe(true);
+    const full = guardOutgoingBody(openAiChatRequest, body, { pack: core });
+    expect(full.findings.map((f) => f.rule)).toEqual(['email-address']);
+    expect(guardOutgoingBody(openAiChatRequest, body, { pack: core, alwaysOnOnly: true })).toEqual(
+      full,
+    );
+  });
+
+  it('refuses a body with a keyword of a rule the policy keeps on, in any case', () => {
+    expect(outgoingKeywordFree(openAiChatRequest, chatBody('see TOK-1'), { pack })).toBe(false);
+    expect(outgoingKeywordFree(openAiChatRequest, chatBody('mbr'), { pack })).toBe(false);
+    const offPii = { pack, policy: { pii: 'off' as const } };
+    expect(outgoingKeywordFree(openAiChatRequest, chatBody('mbr'), offPii)).toBe(true);
+  });
+
+  it('refuses a body longer than it looks through', () => {
+    const long = 'a'.repeat(KEYWORD_FREE_MAX_UNITS + 1);
+    expect(outgoingKeywordFree(openAiChatRequest, chatBody(long), { pack })).toBe(false);
+    const atLimit = 'a'.repeat(KEYWORD_FREE_MAX_UNITS);
+    expect(outgoingKeywordFree(openAiChatRequest, chatBody(atLimit), { pack })).toBe(true);
   });
 });

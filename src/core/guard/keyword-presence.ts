@@ -1,0 +1,61 @@
+/**
+ * Whether a keyword of some active keyword rule occurs in a text, case-folded
+ * as the keyword automaton folds (`foldUnit`). When none does, no keyword rule
+ * can match there: a keyword rule's thread starts only where one of its
+ * keywords occurs (keyword-automaton.ts, scanner.ts). A whole-text scan with
+ * `alwaysOnOnly` then finds exactly what the full rule set finds, and needs no
+ * keyword automaton, so a page's first request can be scanned while the pack's
+ * automata are still being built in steps (page-guard-config.ts, issue 4).
+ *
+ * Folds unit by unit with `foldUnit`, not through the process-wide fold table,
+ * which a page has not built yet at that point: meant for short texts (see
+ * `outgoingKeywordFree`, outgoing-dlp.ts).
+ */
+import type { CompiledPack, CompiledRule } from '../rules/compiled-pack.ts';
+import { foldUnit } from './keyword-automaton.ts';
+import { type GuardOptions, activeRules } from './stream-guard.ts';
+
+/** Each keyword rule's keywords, folded once per rule. */
+const foldedKeywords = new WeakMap<CompiledRule, readonly string[]>();
+
+const ASCII_ONLY = /^[\0-\x7f]*$/;
+
+/** `foldText` without the fold table: the same units (keyword-presence.test.ts). */
+export function foldByUnit(text: string): string {
+  // ASCII folds by toLowerCase alone (foldUnit), natively: most keywords and prompts.
+  if (ASCII_ONLY.test(text)) return text.toLowerCase();
+  const pieces: string[] = [];
+  // Bounded pieces: String.fromCharCode takes its units as arguments.
+  for (let from = 0; from < text.length; from += 4096) {
+    const units: number[] = [];
+    const to = Math.min(text.length, from + 4096);
+    for (let i = from; i < to; i++) units.push(foldUnit(text.charCodeAt(i)));
+    pieces.push(String.fromCharCode(...units));
+  }
+  return pieces.join('');
+}
+
+function keywordsOf(rule: CompiledRule): readonly string[] {
+  let folded = foldedKeywords.get(rule);
+  if (folded === undefined) {
+    folded = (rule.keywords ?? []).map(foldByUnit);
+    foldedKeywords.set(rule, folded);
+  }
+  return folded;
+}
+
+/** True when some keyword of a keyword rule active under `options` occurs in one of `texts`. */
+export function keywordOccursIn(
+  pack: CompiledPack,
+  options: GuardOptions,
+  texts: readonly string[],
+): boolean {
+  const folded = texts.map(foldByUnit);
+  for (const [rule] of activeRules(pack, { ...options, alwaysOnOnly: false })) {
+    if (!rule.keyword) continue;
+    for (const keyword of keywordsOf(rule)) {
+      if (folded.some((text) => text.includes(keyword))) return true;
+    }
+  }
+  return false;
+}
