@@ -22,6 +22,7 @@ import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
 import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
 import type { BridgeToPage, GuardKind, PageToBridge } from '../protocol/page-channel.ts';
 import type { ByteGuard } from './guarded-response.ts';
+import { PiecewiseEncoder } from './piecewise-encoder.ts';
 
 /** Where a guarded socket's output goes (web-socket-hook.ts). */
 export interface SocketSink {
@@ -105,11 +106,10 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
     const streamId = deps.newId();
     // ignoreBOM keeps a byte-order mark in the text, so it is re-emitted as sent.
     const decoder = new NativeTextDecoder('utf-8', { ignoreBOM: true });
-    const encoder = new NativeTextEncoder();
+    /** Guarded bytes of the network chunk whose pieces are still coming back. */
+    const pending = new PiecewiseEncoder(new NativeTextEncoder());
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let sink!: WritableStreamDefaultController;
-    /** Guarded text of the network chunk whose pieces are still coming back. */
-    let pending = '';
     // Like a TransformStream's two sides: the page cancelling the output errors the
     // input (so the pipe cancels the network body: the upstream stops), and the input
     // aborting (network error, the page's AbortSignal) errors the output with the same
@@ -126,14 +126,12 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
     const end: BodyEnd = {
       // The pieces of one network chunk come back as one chunk for the page.
       output: (text, last) => {
-        pending += text;
-        if (!last || pending === '') return;
-        controller.enqueue(encoder.encode(pending));
-        pending = '';
+        pending.add(text);
+        if (last && !pending.empty) controller.enqueue(pending.take());
       },
       done: () => {
         bodies.delete(streamId);
-        if (pending !== '') controller.enqueue(encoder.encode(pending));
+        if (!pending.empty) controller.enqueue(pending.take());
         controller.close();
       },
       failed: () => {
