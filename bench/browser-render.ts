@@ -194,9 +194,10 @@ const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 /**
  * Measured runs per side. One run each gave ratios from 1.00 to 1.13 for the same
- * code on this machine; the median of three, interleaved, is steadier.
+ * code on this machine; the median of three, interleaved, still gave 1.03 to 1.08
+ * for one commit over 12 invocations. Five, for a steadier median.
  */
-const RUNS = 3;
+const RUNS = 5;
 
 /** The run with the median total render time. */
 function medianRun(runs: readonly BrowserRun[]): BrowserRun {
