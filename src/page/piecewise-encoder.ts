@@ -12,7 +12,6 @@
  */
 export class PiecewiseEncoder {
   private parts: Uint8Array<ArrayBuffer>[] = [];
-  private size = 0;
   /** A high surrogate that ended the last piece, or ''. */
   private carry = '';
 
@@ -20,7 +19,7 @@ export class PiecewiseEncoder {
 
   /** True when nothing was added since the last `take`. */
   get empty(): boolean {
-    return this.size === 0 && this.carry === '';
+    return this.parts.length === 0 && this.carry === '';
   }
 
   add(piece: string): void {
@@ -32,31 +31,25 @@ export class PiecewiseEncoder {
       text = text.slice(0, -1);
     }
     if (text === '') return;
-    const bytes = this.encoder.encode(text);
-    this.parts.push(bytes);
-    this.size += bytes.length;
+    this.parts.push(this.encoder.encode(text));
   }
 
   /** The bytes of everything added since the last `take` (a waiting surrogate included). */
   take(): Uint8Array<ArrayBuffer> {
     if (this.carry !== '') {
-      const bytes = this.encoder.encode(this.carry);
-      this.parts.push(bytes);
-      this.size += bytes.length;
+      this.parts.push(this.encoder.encode(this.carry));
       this.carry = '';
     }
     const parts = this.parts;
-    const out =
-      parts.length === 1 ? (parts[0] as Uint8Array<ArrayBuffer>) : new Uint8Array(this.size);
-    if (parts.length > 1) {
-      let at = 0;
-      for (const part of parts) {
-        out.set(part, at);
-        at += part.length;
-      }
-    }
+    const size = parts.reduce((sum, part) => sum + part.length, 0);
     this.parts = [];
-    this.size = 0;
+    if (parts.length === 1) return parts[0] as Uint8Array<ArrayBuffer>;
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
     return out;
   }
 }

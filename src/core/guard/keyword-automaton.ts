@@ -108,11 +108,36 @@ export function* unfoldedUnitsSteps(): Generator<void, void, void> {
   unfoldTable ??= { start, units };
 }
 
+const ASCII_ONLY = /^[\0-\x7f]*$/;
+/** Units folded per String.fromCharCode call, which takes them as arguments. */
+const FOLD_TEXT_PIECE = 4096;
+
+function foldPieces(text: string, fold: (unit: number) => number): string {
+  const pieces: string[] = [];
+  for (let from = 0; from < text.length; from += FOLD_TEXT_PIECE) {
+    const to = Math.min(text.length, from + FOLD_TEXT_PIECE);
+    const units = new Array<number>(to - from);
+    for (let i = from; i < to; i++) units[i - from] = fold(text.charCodeAt(i));
+    pieces.push(String.fromCharCode(...units));
+  }
+  return pieces.join('');
+}
+
+/** `foldText` without the fold table: `foldUnit` unit by unit (ASCII natively). */
+export function foldByUnit(text: string): string {
+  return ASCII_ONLY.test(text) ? text.toLowerCase() : foldPieces(text, foldUnit);
+}
+
+/**
+ * `foldUnit` of each unit of `text`. ASCII by toLowerCase alone, natively (most
+ * keywords and prompts); other text through the fold table once it is built, and
+ * unit by unit before: a page's first request is folded before the page has built
+ * the table (keyword-presence.ts), and building it there would cost ~12 ms.
+ */
 export function foldText(text: string): string {
-  const table = foldedUnits();
-  const units = new Array<number>(text.length);
-  for (let i = 0; i < text.length; i++) units[i] = table[text.charCodeAt(i)] as number;
-  return String.fromCharCode(...units);
+  const table = foldTable;
+  if (table === null || ASCII_ONLY.test(text)) return foldByUnit(text);
+  return foldPieces(text, (unit) => table[unit] as number);
 }
 
 export interface KeywordHit {

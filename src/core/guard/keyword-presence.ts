@@ -1,44 +1,26 @@
 /**
  * Whether a keyword of some active keyword rule occurs in a text, case-folded
- * as the keyword automaton folds (`foldUnit`). When none does, no keyword rule
+ * as the keyword automaton folds (`foldText`). When none does, no keyword rule
  * can match there: a keyword rule's thread starts only where one of its
  * keywords occurs (keyword-automaton.ts, scanner.ts). A whole-text scan with
  * `alwaysOnOnly` then finds exactly what the full rule set finds, and needs no
  * keyword automaton, so a page's first request can be scanned while the pack's
  * automata are still being built in steps (page-guard-config.ts, issue 4).
  *
- * Folds unit by unit with `foldUnit`, not through the process-wide fold table,
- * which a page has not built yet at that point: meant for short texts (see
+ * It reads each text once per keyword: meant for short texts (see
  * `outgoingKeywordFree`, outgoing-dlp.ts).
  */
 import type { CompiledPack, CompiledRule } from '../rules/compiled-pack.ts';
-import { foldUnit } from './keyword-automaton.ts';
+import { foldText } from './keyword-automaton.ts';
 import { type GuardOptions, activeRules } from './stream-guard.ts';
 
 /** Each keyword rule's keywords, folded once per rule. */
 const foldedKeywords = new WeakMap<CompiledRule, readonly string[]>();
 
-const ASCII_ONLY = /^[\0-\x7f]*$/;
-
-/** `foldText` without the fold table: the same units (keyword-presence.test.ts). */
-export function foldByUnit(text: string): string {
-  // ASCII folds by toLowerCase alone (foldUnit), natively: most keywords and prompts.
-  if (ASCII_ONLY.test(text)) return text.toLowerCase();
-  const pieces: string[] = [];
-  // Bounded pieces: String.fromCharCode takes its units as arguments.
-  for (let from = 0; from < text.length; from += 4096) {
-    const units: number[] = [];
-    const to = Math.min(text.length, from + 4096);
-    for (let i = from; i < to; i++) units.push(foldUnit(text.charCodeAt(i)));
-    pieces.push(String.fromCharCode(...units));
-  }
-  return pieces.join('');
-}
-
 function keywordsOf(rule: CompiledRule): readonly string[] {
   let folded = foldedKeywords.get(rule);
   if (folded === undefined) {
-    folded = (rule.keywords ?? []).map(foldByUnit);
+    folded = (rule.keywords ?? []).map(foldText);
     foldedKeywords.set(rule, folded);
   }
   return folded;
@@ -50,7 +32,7 @@ export function keywordOccursIn(
   options: GuardOptions,
   texts: readonly string[],
 ): boolean {
-  const folded = texts.map(foldByUnit);
+  const folded = texts.map(foldText);
   for (const [rule] of activeRules(pack, { ...options, alwaysOnOnly: false })) {
     if (!rule.keyword) continue;
     for (const keyword of keywordsOf(rule)) {
