@@ -18,7 +18,8 @@
  *   one wire event per 4-unit chunk, and their cost over the engine alone
  *   (wire-throughput.ts); the slice size is `workload.wire_slice_bytes`.
  * - browser: render timing of a 100k-token stream in Chromium with and without the
- *   built extension, long tasks, MAIN-world script size (browser-render.ts);
+ *   built extension, the request sent a second after the page loaded and (`at_load`)
+ *   as it loads, long tasks, MAIN-world script size (browser-render.ts);
  *   `--no-browser` skips it, and a missing build or browser is reported as `error`.
  */
 import { StreamGuard } from '../src/core/guard/stream-guard.ts';
@@ -290,9 +291,10 @@ function browserRows(browser: BrowserReport | { error: string } | undefined): [s
   if ('error' in browser) return [['browser', `not measured: ${browser.error}`]];
   const w = browser.with_extension;
   const wo = browser.without_extension;
+  const atLoad = browser.at_load;
   return [
     [
-      `browser, ${browser.tokens} tokens: first token`,
+      `browser, ${browser.tokens} tokens, request ${browser.settle_ms} ms after load: first token`,
       `${round(w.ttft_ms, 1)} ms with, ${round(wo.ttft_ms, 1)} ms without`,
     ],
     [
@@ -302,6 +304,14 @@ function browserRows(browser: BrowserReport | { error: string } | undefined): [s
     [
       'browser: total render per run',
       `with ${browser.total_ms_runs.with.map((ms) => round(ms, 0)).join(', ')}; without ${browser.total_ms_runs.without.map((ms) => round(ms, 0)).join(', ')} ms`,
+    ],
+    [
+      'browser, request at load: first token',
+      `${round(atLoad.with_extension.ttft_ms, 1)} ms with, ${round(atLoad.without_extension.ttft_ms, 1)} ms without`,
+    ],
+    [
+      'browser, request at load: total render',
+      `${round(atLoad.with_extension.total_ms, 0)} ms with, ${round(atLoad.without_extension.total_ms, 0)} ms without (×${atLoad.total_ratio}, medians)`,
     ],
     [
       'browser: long tasks caused by the guard',

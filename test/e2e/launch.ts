@@ -67,14 +67,13 @@ export async function waitForScriptRegistration(
   }
 }
 
-export async function launchChromium(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
+/** Chromium as every caller here runs it, with or without extensions. */
+function chromiumLaunchOptions(options: LaunchOptions, userDataDir: string) {
   const { headless = true, width = 1100, height = 800 } = options;
-  const userDataDir = mkdtempSync(join(tmpdir(), 'csg-chromium-'));
-  const browser = await puppeteer.launch({
+  return {
     executablePath: CHROME_PATH,
     headless,
     pipe: true,
-    enableExtensions: true,
     userDataDir,
     defaultViewport: headless ? { width, height } : null,
     args: [
@@ -87,6 +86,36 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Exten
       '--disable-sync',
       `--window-size=${width},${height}`,
     ],
+  };
+}
+
+export interface PlainBrowser {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/**
+ * The same Chromium as `launchChromium`, with the same flags, window and a fresh
+ * profile, but no extension: the baseline of `npm run bench`'s browser part, so
+ * the two sides differ only by the extension.
+ */
+export async function launchPlainChromium(options: LaunchOptions = {}): Promise<PlainBrowser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'csg-chromium-'));
+  const browser = await puppeteer.launch(chromiumLaunchOptions(options, userDataDir));
+  return {
+    browser,
+    close: async () => {
+      await browser.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchChromium(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'csg-chromium-'));
+  const browser = await puppeteer.launch({
+    ...chromiumLaunchOptions(options, userDataDir),
+    enableExtensions: true,
   });
   try {
     const id = await browser.installExtension(CHROME_DIST);
