@@ -19,16 +19,19 @@ export function foldUnit(unit: number): number {
 }
 
 let foldTable: Uint16Array | null = null;
+/**
+ * The units `foldTable` maps to another unit (1,180 of them), each as
+ * `target * 0x10000 + unit`, ascending: by target, so the units folding to one
+ * target are a run found by binary search. Built with the table.
+ */
+let movedByTarget: Uint32Array = new Uint32Array(0);
 
 /**
  * `foldUnit` of every code unit, built once per process: an automaton needs
  * the symbol of every unit, and 65,536 toLowerCase calls per automaton were
- * most of building one, on the page's main thread. The non-ASCII units are
- * lowered a block per call, each between spaces: the only context-dependent
- * mapping of toLowerCase (Final_Sigma) then sees what it sees for the unit
- * alone, and no surrogates pair up. A unit that lowers to several units keeps
- * itself, as in `foldUnit` (test/unit/guard/keyword-automaton.test.ts checks
- * every unit).
+ * most of building one, on the page's main thread. See `foldedUnitsSteps` for
+ * how; a unit that lowers to several units keeps itself, as in `foldUnit`
+ * (test/unit/guard/keyword-automaton.test.ts checks every unit).
  */
 export function foldedUnits(): Uint16Array {
   if (foldTable === null) runToEnd(foldedUnitsSteps());
@@ -37,75 +40,116 @@ export function foldedUnits(): Uint16Array {
 
 /** Non-ASCII units lowered per step of `foldedUnitsSteps`. */
 const FOLD_UNITS_PER_STEP = 0x2000;
+/** Units lowered per call of toLowerCase in `foldPiece`. */
+const FOLD_PIECE = 0x100;
 
 /**
  * `foldedUnits`, built in steps (warm-up.ts): the non-ASCII units a block at a
- * time. Each unit is lowered between spaces whether its block is lowered alone
- * or with the others, so the table is the same either way.
+ * time, each block a piece of `FOLD_PIECE` units at a time (`foldPiece`). The
+ * table does not depend on the steps.
  */
 export function* foldedUnitsSteps(): Generator<void, void, void> {
   if (foldTable !== null) return;
   const table = new Uint16Array(0x10000);
-  for (let unit = 0; unit < 0x80; unit++) table[unit] = foldUnit(unit);
+  const moved: number[] = [];
+  for (let unit = 0; unit < 0x80; unit++) {
+    table[unit] = foldUnit(unit);
+    if (table[unit] !== unit) moved.push(unit);
+  }
   for (let first = 0x80; first < 0x10000; first += FOLD_UNITS_PER_STEP) {
     const last = Math.min(first + FOLD_UNITS_PER_STEP, 0x10000);
-    const spaced = new Array<number>(2 * (last - first));
-    for (let unit = first; unit < last; unit++) {
-      spaced[2 * (unit - first)] = 0x20;
-      spaced[2 * (unit - first) + 1] = unit;
-    }
-    const lowered = String.fromCharCode(...spaced).toLowerCase();
-    // `lowered` is " x x x…": each piece runs from after a space to the next space.
-    let unit = first;
-    let at = 1;
-    while (unit < last) {
-      let next = lowered.indexOf(' ', at);
-      if (next < 0) next = lowered.length;
-      table[unit] = next - at === 1 ? lowered.charCodeAt(at) : unit;
-      unit++;
-      at = next + 1;
+    for (let piece = first; piece < last; piece += FOLD_PIECE) {
+      foldPiece(table, piece, Math.min(piece + FOLD_PIECE, last), moved);
     }
     if (last < 0x10000) yield;
   }
   // Another caller may have finished the table meanwhile; both built the same one.
-  foldTable ??= table;
+  if (foldTable === null) {
+    foldTable = table;
+    movedByTarget = Uint32Array.from(
+      moved,
+      (unit) => (table[unit] as number) * 0x10000 + unit,
+    ).sort();
+  }
 }
 
-/** `foldedUnits` inverted: the units folding to f are `units[start[f] .. start[f + 1]]`, ascending. */
-let unfoldTable: { start: Int32Array; units: Uint16Array } | null = null;
+/**
+ * Folds units [first, last) into `table`, adding those that fold to another unit
+ * to `moved`. Most of the BMP (CJK, Hangul, symbols) lowers to itself: a piece
+ * that toLowerCase leaves as it is holds only such units, since the one mapping
+ * of toLowerCase that depends on context (Final_Sigma) changes Σ either way, and a
+ * piece never holds both halves of a surrogate pair (they lie in separate blocks
+ * of 0x400, and pieces are aligned to `FOLD_PIECE`). Any other piece is lowered
+ * unit by unit, each between spaces: Final_Sigma then sees what it sees for the
+ * unit alone, and a unit that lowers to several units is seen to.
+ */
+function foldPiece(table: Uint16Array, first: number, last: number, moved: number[]): void {
+  const units = new Array<number>(last - first);
+  for (let unit = first; unit < last; unit++) units[unit - first] = unit;
+  const piece = String.fromCharCode(...units);
+  if (piece.toLowerCase() === piece) {
+    for (let unit = first; unit < last; unit++) table[unit] = unit;
+    return;
+  }
+  const spaced = new Array<number>(2 * (last - first));
+  for (let unit = first; unit < last; unit++) {
+    spaced[2 * (unit - first)] = 0x20;
+    spaced[2 * (unit - first) + 1] = unit;
+  }
+  const lowered = String.fromCharCode(...spaced).toLowerCase();
+  // `lowered` is " x x x…": each piece runs from after a space to the next space.
+  let unit = first;
+  let at = 1;
+  while (unit < last) {
+    let next = lowered.indexOf(' ', at);
+    if (next < 0) next = lowered.length;
+    const folded = next - at === 1 ? lowered.charCodeAt(at) : unit;
+    table[unit] = folded;
+    if (folded !== unit) moved.push(unit);
+    unit++;
+    at = next + 1;
+  }
+}
+
+/** `unitsFoldingTo`'s answers so far (a few dozen keyword units per pack). */
+const unfolded = new Map<number, Uint16Array>();
 
 /**
  * Every code unit that folds to `folded` (itself included when it folds to
- * itself), in ascending order. One process-wide table, built once
- * (`unfoldedUnitsSteps`), for every automaton's bigram table (scanner.ts):
- * before, each automaton walked all 65,536 units for its own keyword units.
+ * itself), in ascending order: `folded` or nothing, and the units the fold table
+ * moves to it (`movedByTarget`). For each automaton's symbols and bigram table
+ * (scanner.ts), which ask for their keywords' units only: before, each automaton
+ * walked all 65,536 units, and later one inverse table of all of them was built on
+ * the page's main thread.
  */
 export function unitsFoldingTo(folded: number): Uint16Array {
-  if (unfoldTable === null) runToEnd(unfoldedUnitsSteps());
-  const { start, units } = unfoldTable as { start: Int32Array; units: Uint16Array };
-  return units.subarray(start[folded] as number, start[folded + 1] as number);
+  let units = unfolded.get(folded);
+  if (units === undefined) {
+    const table = foldedUnits();
+    const found = table[folded] === folded ? [folded] : [];
+    const moved = movedByTarget;
+    const end = (folded + 1) * 0x10000;
+    for (let i = firstAtLeast(moved, folded * 0x10000); i < moved.length; i++) {
+      const key = moved[i] as number;
+      if (key >= end) break;
+      found.push(key & 0xffff);
+    }
+    units = Uint16Array.from(found).sort();
+    unfolded.set(folded, units);
+  }
+  return units;
 }
 
-/** Builds, in steps, the table `unitsFoldingTo` reads (a counting sort of `foldedUnits`). */
-export function* unfoldedUnitsSteps(): Generator<void, void, void> {
-  if (unfoldTable !== null) return;
-  yield* foldedUnitsSteps();
-  const folded = foldedUnits();
-  const start = new Int32Array(0x10001);
-  for (let unit = 0; unit < 0x10000; unit++) {
-    const f = folded[unit] as number;
-    start[f + 1] = (start[f + 1] as number) + 1;
+/** The first index of ascending `keys` whose key is at least `key` (keys.length if none). */
+function firstAtLeast(keys: Uint32Array, key: number): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as number) < key) lo = mid + 1;
+    else hi = mid;
   }
-  for (let f = 0; f < 0x10000; f++) start[f + 1] = (start[f + 1] as number) + (start[f] as number);
-  yield;
-  const fill = start.slice(0, 0x10000);
-  const units = new Uint16Array(0x10000);
-  for (let unit = 0; unit < 0x10000; unit++) {
-    const f = folded[unit] as number;
-    units[fill[f] as number] = unit;
-    fill[f] = (fill[f] as number) + 1;
-  }
-  unfoldTable ??= { start, units };
+  return lo;
 }
 
 const ASCII_ONLY = /^[\0-\x7f]*$/;
@@ -330,8 +374,8 @@ function* automatonParts(
   let symbols = 1;
   for (const unit of units) symbolOfFolded[unit] = symbols++;
   // Every unit folding to a keyword unit gets that unit's symbol, all others 0: from the
-  // shared unfold table, not a walk over all 65,536 units per automaton.
-  yield* unfoldedUnitsSteps();
+  // fold table's inverse (`unitsFoldingTo`), not a walk over all 65,536 units per automaton.
+  yield* foldedUnitsSteps();
   const symbolOf = new Uint16Array(0x10000);
   for (const unit of units) {
     const symbol = symbolOfFolded[unit] as number;

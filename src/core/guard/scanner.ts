@@ -34,7 +34,7 @@ import { type BigramHits, bigramByte } from './bigram-hits.ts';
 import {
   type KeywordAutomaton,
   type KeywordHit,
-  unfoldedUnitsSteps,
+  foldedUnitsSteps,
   unitsFoldingTo,
 } from './keyword-automaton.ts';
 
@@ -706,7 +706,7 @@ export function* warmBigramSteps(
   if (keywords === null || bigramCache.has(keywords)) return;
   const startKinds = startKindsOf(rules, alphabet);
   yield;
-  yield* unfoldedUnitsSteps();
+  yield* foldedUnitsSteps();
   yield;
   const table = yield* startBigramsSteps(keywords, alphabet, startKinds);
   bigramCache.set(keywords, table);
@@ -735,19 +735,6 @@ function* startBigramsSteps(
   alphabet: Alphabet,
   startKinds: Uint8Array,
 ): Generator<void, Uint8Array, void> {
-  const table = new Uint8Array(0x10000);
-  for (const kw of keywords.keywords) {
-    // Keywords are folded: every unit folding to a keyword's unit can stand for it.
-    const firsts = unitsFoldingTo(kw.charCodeAt(0));
-    // A one-unit keyword may be followed by anything.
-    const seconds = kw.length > 1 ? unitsFoldingTo(kw.charCodeAt(1)) : null;
-    for (const a of firsts) {
-      const row = bigramByte(a) << 8;
-      if (seconds === null) table.fill(1, row, row + 0x100);
-      else for (const b of seconds) table[row | bigramByte(b)] = 1;
-    }
-  }
-  yield;
   // Always-on starts: the kinds each byte's units have, against the kinds each byte's units
   // can start after. By the alphabet's intervals (one class each, a few hundred of them), not
   // unit by unit: an interval's first 256 units reach every byte its units stand for (its
@@ -768,11 +755,34 @@ function* startBigramsSteps(
     }
   }
   yield;
+  // Row a of the table depends on a's kinds only, and bytes have few distinct sets of kinds
+  // (there are four kinds): one row per set, copied into place. A walk over all 65,536
+  // bigrams here was most of building a table on the page's main thread.
+  const table = new Uint8Array(0x10000);
+  const rows = new Map<number, Uint8Array>();
   for (let a = 0; a < 0x100; a++) {
-    for (let b = 0; b < 0x100; b++) {
-      if (((kindsOfByte[a] as number) & (startsAfterKindsOfByte[b] as number)) !== 0) {
-        table[(a << 8) | b] = 1;
+    const kinds = kindsOfByte[a] as number;
+    if (kinds === 0) continue;
+    let row = rows.get(kinds);
+    if (row === undefined) {
+      row = new Uint8Array(0x100);
+      for (let b = 0; b < 0x100; b++) {
+        if ((kinds & (startsAfterKindsOfByte[b] as number)) !== 0) row[b] = 1;
       }
+      rows.set(kinds, row);
+    }
+    table.set(row, a << 8);
+  }
+  yield;
+  for (const kw of keywords.keywords) {
+    // Keywords are folded: every unit folding to a keyword's unit can stand for it.
+    const firsts = unitsFoldingTo(kw.charCodeAt(0));
+    // A one-unit keyword may be followed by anything.
+    const seconds = kw.length > 1 ? unitsFoldingTo(kw.charCodeAt(1)) : null;
+    for (const a of firsts) {
+      const row = bigramByte(a) << 8;
+      if (seconds === null) table.fill(1, row, row + 0x100);
+      else for (const b of seconds) table[row | bigramByte(b)] = 1;
     }
   }
   return table;

@@ -329,9 +329,21 @@ function unionOf(a: Uint8Array, b: Uint8Array): Uint8Array {
   }
   let union = inner.get(b);
   if (union === undefined) {
-    union = new Uint8Array(a.length);
-    for (let i = 0; i < union.length; i++) union[i] = (a[i] as number) | (b[i] as number);
+    union = orOf(a, b);
     inner.set(b, union);
+  }
+  return union;
+}
+
+/** a | b, bytewise: four bytes at a time when it can (a quarter of the steps). */
+function orOf(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const union = a.slice();
+  if (union.length % 4 === 0 && b.length === union.length && b.byteOffset % 4 === 0) {
+    const words = new Uint32Array(union.buffer);
+    const other = new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
+    for (let i = 0; i < words.length; i++) words[i] = (words[i] as number) | (other[i] as number);
+  } else {
+    for (let i = 0; i < union.length; i++) union[i] = (union[i] as number) | (b[i] as number);
   }
   return union;
 }

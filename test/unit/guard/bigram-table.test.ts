@@ -1,6 +1,6 @@
 /**
  * A scanner's bigram prefilter (scanner.ts `startBigramsSteps`), built from the
- * alphabet's intervals and the shared unfold table, against its definition
+ * alphabet's intervals and the fold table's inverse, against its definition
  * computed unit by unit: 1 for the bigram (a, b) when units standing for a and
  * b can be a keyword's first two units (any b after a one-unit keyword), or
  * when an always-on rule can begin with a unit standing for b after one
