@@ -58,8 +58,11 @@ export function* foldedUnitsSteps(): Generator<void, void, void> {
   }
   for (let first = 0x80; first < 0x10000; first += FOLD_UNITS_PER_STEP) {
     const last = Math.min(first + FOLD_UNITS_PER_STEP, 0x10000);
-    for (let piece = first; piece < last; piece += FOLD_PIECE) {
-      foldPiece(table, piece, Math.min(piece + FOLD_PIECE, last), moved);
+    // Pieces end at multiples of FOLD_PIECE, so none spans two blocks of that size.
+    for (let piece = first; piece < last;) {
+      const end = Math.min(piece - (piece % FOLD_PIECE) + FOLD_PIECE, last);
+      foldPiece(table, piece, end, moved);
+      piece = end;
     }
     if (last < 0x10000) yield;
   }
@@ -79,7 +82,7 @@ export function* foldedUnitsSteps(): Generator<void, void, void> {
  * that toLowerCase leaves as it is holds only such units, since the one mapping
  * of toLowerCase that depends on context (Final_Sigma) changes Σ either way, and a
  * piece never holds both halves of a surrogate pair (they lie in separate blocks
- * of 0x400, and pieces are aligned to `FOLD_PIECE`). Any other piece is lowered
+ * of 0x400, and no piece spans two blocks of `FOLD_PIECE`). Any other piece is lowered
  * unit by unit, each between spaces: Final_Sigma then sees what it sees for the
  * unit alone, and a unit that lowers to several units is seen to.
  */
