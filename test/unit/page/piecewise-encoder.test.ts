@@ -19,15 +19,25 @@ const text = fc.string({
 describe('PiecewiseEncoder', () => {
   it('for any texts cut anywhere, each take is the bytes of its text encoded at once', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(text, cutsArbitrary), { maxLength: 5 }), (chunks) => {
-        const pieces = new PiecewiseEncoder(encoder);
-        for (const [whole, cuts] of chunks) {
-          for (const piece of cut(whole, cuts)) pieces.add(piece);
-          expect(pieces.empty).toBe(whole === '');
-          if (whole !== '') expect([...pieces.take()]).toEqual([...encoder.encode(whole)]);
-          expect(pieces.empty).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(text, cutsArbitrary), { maxLength: 5 }),
+        // From a buffer smaller than one piece's bytes (it grows) to one larger than all.
+        fc.integer({ min: 1, max: 512 }),
+        (chunks, initialBytes) => {
+          const pieces = new PiecewiseEncoder(encoder, initialBytes);
+          for (const [whole, cuts] of chunks) {
+            for (const piece of cut(whole, cuts)) pieces.add(piece);
+            expect(pieces.empty).toBe(whole === '');
+            if (whole !== '') {
+              const bytes = pieces.take();
+              expect([...bytes]).toEqual([...encoder.encode(whole)]);
+              // An array of its own: a page reading `value.buffer` sees these bytes only.
+              expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+            }
+            expect(pieces.empty).toBe(true);
+          }
+        },
+      ),
       { numRuns: PROPERTY_RUNS },
     );
   });
