@@ -67,13 +67,27 @@ export async function waitForScriptRegistration(
   }
 }
 
-/** Chromium as every caller here runs it, with or without extensions. */
-function chromiumLaunchOptions(options: LaunchOptions, userDataDir: string) {
+export interface PlainBrowser {
+  browser: Browser;
+  /** Closes the browser and removes its profile. */
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium as every caller here runs it, in a fresh profile; `extensions` lets it
+ * load unpacked extensions.
+ */
+async function launchChromiumProfile(
+  options: LaunchOptions,
+  extensions: boolean,
+): Promise<PlainBrowser> {
   const { headless = true, width = 1100, height = 800 } = options;
-  return {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'csg-chromium-'));
+  const browser = await puppeteer.launch({
     executablePath: CHROME_PATH,
     headless,
     pipe: true,
+    enableExtensions: extensions,
     userDataDir,
     defaultViewport: headless ? { width, height } : null,
     args: [
@@ -86,22 +100,7 @@ function chromiumLaunchOptions(options: LaunchOptions, userDataDir: string) {
       '--disable-sync',
       `--window-size=${width},${height}`,
     ],
-  };
-}
-
-export interface PlainBrowser {
-  browser: Browser;
-  close(): Promise<void>;
-}
-
-/**
- * The same Chromium as `launchChromium`, with the same flags, window and a fresh
- * profile, but no extension: the baseline of `npm run bench`'s browser part, so
- * the two sides differ only by the extension.
- */
-export async function launchPlainChromium(options: LaunchOptions = {}): Promise<PlainBrowser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'csg-chromium-'));
-  const browser = await puppeteer.launch(chromiumLaunchOptions(options, userDataDir));
+  });
   return {
     browser,
     close: async () => {
@@ -111,28 +110,29 @@ export async function launchPlainChromium(options: LaunchOptions = {}): Promise<
   };
 }
 
+/**
+ * The same Chromium as `launchChromium`, with the same flags, window and a fresh
+ * profile, but no extension: the baseline of `npm run bench`'s browser part, so
+ * the two sides differ only by the extension.
+ */
+export function launchPlainChromium(options: LaunchOptions = {}): Promise<PlainBrowser> {
+  return launchChromiumProfile(options, false);
+}
+
 export async function launchChromium(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'csg-chromium-'));
-  const browser = await puppeteer.launch({
-    ...chromiumLaunchOptions(options, userDataDir),
-    enableExtensions: true,
-  });
+  const { browser, close } = await launchChromiumProfile(options, true);
   try {
     const id = await browser.installExtension(CHROME_DIST);
     const target: ExtensionBrowser = {
       name: 'chromium',
       browser,
       extensionBase: `chrome-extension://${id}/`,
-      close: async () => {
-        await browser.close();
-        rmSync(userDataDir, { recursive: true, force: true });
-      },
+      close,
     };
     await waitForScriptRegistration(target);
     return target;
   } catch (error) {
-    await browser.close();
-    rmSync(userDataDir, { recursive: true, force: true });
+    await close();
     throw error;
   }
 }
