@@ -62,8 +62,11 @@ describe('exfil pack', () => {
         '[link blocked: k4f9q2m7x1c8v3b6n5z0a2s4.evil.example]',
       ],
       ['[run](javascript:history.back)', '[link blocked: javascript:]'],
-      // Parentheses inside a destination end the candidate early: the rest is cut off, fail closed.
-      ['[run](javascript:fetch(1))', '[link blocked: javascript:])'],
+      // One balanced pair of parentheses belongs to the destination (CommonMark), so the whole link goes.
+      ['[run](javascript:fetch(1))', '[link blocked: javascript:]'],
+      // A second pair ends the candidate at its first ")": the rest is cut off, fail closed.
+      ['[run](javascript:f(1)(2))', '[link blocked: javascript:](2))'],
+      ['[x](https://evil.example/a_(b)?d=c2VjcmV0VG9rZW4xMjM0)', '[link blocked: evil.example]'],
     ];
     for (const [text, expected] of cases) expect(scanText(exfil, text).output, text).toBe(expected);
   });
@@ -76,6 +79,8 @@ describe('exfil pack', () => {
       '[badge]: https://badges.example.org/build/passing.svg?style=flat',
       '<img src="/static/logo.png" alt="logo">',
       '[relative](../guide.md?x=1)',
+      'See [Python](https://en.wikipedia.org/wiki/Python_(programming_language)) (1991).',
+      '![graph](https://upload.wikimedia.org/wikipedia/commons/a/ab/Graph_(example).png)',
     ]) {
       const out = scanText(exfil, text);
       expect(out.output, text).toBe(text);
@@ -100,6 +105,16 @@ describe('exfilLinkVerdict and urlCarriesData', () => {
     ['https://evil.example/docs/getting-started?tab=readme', false],
     ['https://evil.example/v/3ee3567b-e24f-4d39-90e2-915b39a114fb', false],
     ['https://evil.example/wiki/Hello%20World', false],
+    // API and file names in a path are names; base64 of the same length is not.
+    ['https://evil.example/docs/Web/API/CanvasRenderingContext2D/arc', false],
+    ['https://evil.example/Global_Objects/Uint8ClampedArray', false],
+    ['https://evil.example/docs/Web/API/WebGL2RenderingContext', false],
+    ['https://evil.example/docs/Web/API/WebGLRenderingContext/copyTexSubImage2D', false],
+    ['https://evil.example/a/c2VjcmV0VG9rZW4xMjM0', true],
+    ['https://evil.example/a/QWxhZGRpbjpvcGVuIHNlc2FtZQ', true],
+    ['https://evil.example/a/Ab3dEf6hIj9kLm2n', true],
+    // In a query or fragment the same name is a value: still data.
+    ['https://evil.example/?api=CanvasRenderingContext2D', true],
   ])('%s carries data: %s', (url, data) => {
     expect(urlCarriesData(url.slice('https:'.length), 'evil.example')).toBe(data);
   });
