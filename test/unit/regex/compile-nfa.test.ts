@@ -47,7 +47,7 @@ interface Generated {
 
 /**
  * The JS reference backtracks exponentially on quantifiers nested three deep
- * over ten units (a CI-mode run timed out at 120 s once, session 15), so the
+ * over ten units (a full unit run once timed out here at 120 s), so the
  * patterns nest at most two; the NFA side is linear either way.
  */
 const MAX_QUANTIFIER_DEPTH = 2;

@@ -43,7 +43,7 @@ function wordGaps(decoded: string): number {
  * part, and the parts are long (at most one per three characters). Base64
  * switches case and digits every one or two characters (`c2VjcmV0VG9rZW4x`),
  * so it leaves short parts: of 650,000 random base64 runs of 16 to 48
- * characters, 0.13% read as names (scratch simulation, session 15).
+ * characters, 0.13% read as names (a simulation when this was written).
  */
 function identifierLike(run: string): boolean {
   const parts = run.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+[A-Z]?(?![a-z])|[+/=]/g) ?? [];
