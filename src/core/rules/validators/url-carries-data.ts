@@ -46,12 +46,12 @@ function wordGaps(decoded: string): number {
  * characters, 0.13% read as names (a simulation when this was written).
  */
 function identifierLike(run: string): boolean {
-  const parts = run.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+[A-Z]?(?![a-z])|[+/=]/g) ?? [];
+  if (/[+/=]/.test(run)) return false;
+  const parts = run.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+[A-Z]?(?![a-z])/g) ?? [];
   return (
     parts.length * 3 <= run.length &&
     parts.every((p) => !/[a-z]/.test(p) || p.length >= 3) &&
-    parts.filter((p) => /^[0-9]/.test(p)).length <= 2 &&
-    !/[+/=]/.test(run)
+    parts.filter((p) => /^[0-9]/.test(p)).length <= 2
   );
 }
 
