@@ -180,6 +180,14 @@ function ruleSpec(value: unknown, path: string): RuleSpec {
       action: oneOf(e.action, RULE_ACTIONS, `${path}.escalation.action`),
     };
   }
+  if (v.generic !== undefined) {
+    if (typeof v.generic !== 'boolean') fail(`${path}.generic`, 'must be a boolean');
+    spec.generic = v.generic;
+  }
+  if (v.value !== undefined) spec.value = string(v.value, `${path}.value`);
+  if (v.continuation !== undefined) {
+    spec.continuation = string(v.continuation, `${path}.continuation`);
+  }
   return { ...spec, pattern: '', examples: { match: [], noMatch: [] } };
 }
 

@@ -138,6 +138,27 @@ export interface RuleSpec {
   replacement?: string;
   raises?: RaiseSpec;
   escalation?: EscalationSpec;
+  /**
+   * A generic rule (an assignment with a secret-sounding name, an entropy
+   * heuristic): where its redaction overlaps a rule for a specific format, the
+   * event names the specific rule (DESIGN.md §3.10).
+   */
+  generic?: boolean;
+  /**
+   * JS regular expression source applied to an already-found match (never to the
+   * stream), like `validator.part`: its first capturing group is the value. Only
+   * the value is redacted; the name, the operator and the quotes around it stay,
+   * so a person reads `API_KEY=[redacted:openai-api-key]`. Without it the whole
+   * match is the value.
+   */
+  value?: string;
+  /**
+   * A character class (`[^\s"'`]`) of what continues the value: when the value
+   * ends at the rule's length bound and the next unit is still of this class,
+   * the redaction goes on unit by unit until the run ends, so a value longer
+   * than the bound is never cut in two (DESIGN.md §3.10).
+   */
+  continuation?: string;
   examples: RuleExamples;
 }
 

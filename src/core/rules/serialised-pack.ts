@@ -129,6 +129,9 @@ function serialiseSpec(spec: RuleSpec): SerialisedSpec {
   if (spec.replacement !== undefined) out.replacement = spec.replacement;
   if (spec.raises !== undefined) out.raises = { ...spec.raises };
   if (spec.escalation !== undefined) out.escalation = { ...spec.escalation };
+  if (spec.generic !== undefined) out.generic = spec.generic;
+  if (spec.value !== undefined) out.value = spec.value;
+  if (spec.continuation !== undefined) out.continuation = spec.continuation;
   return out;
 }
 

@@ -39,6 +39,9 @@ const RULE_FIELDS = [
   'replacement',
   'raises',
   'escalation',
+  'generic',
+  'value',
+  'continuation',
   'examples',
 ] as const;
 const VALIDATOR_FIELDS = ['name', 'minEntropy', 'part'] as const;
@@ -318,6 +321,32 @@ function checkRule(rule: unknown, index: number, problems: PackProblem[]): strin
         'replacement',
         '"{host}" needs an exfil validator ("exfil-url", "exfil-link", "exfil-image" or "exfil-html-img"), which finds the host',
       );
+    }
+  }
+
+  // generic, value, continuation (DESIGN.md §3.10)
+  if (rule.generic !== undefined && typeof rule.generic !== 'boolean') {
+    add('generic', `must be true or false (got ${describe(rule.generic)})`);
+  }
+  if (rule.value !== undefined) {
+    if (!isNonEmptyString(rule.value)) {
+      add('value', `must be a non-empty string (got ${describe(rule.value)})`);
+    } else {
+      const err = regexSyntaxError(rule.value, '');
+      if (err !== undefined) add('value', `is not a valid regular expression: ${err}`);
+      else if (!/\((?!\?)/.test(rule.value.replace(/\\./g, ''))) {
+        add('value', 'needs a capturing group: the value to redact');
+      }
+    }
+  }
+  if (rule.continuation !== undefined) {
+    if (!isNonEmptyString(rule.continuation)) {
+      add('continuation', `must be a non-empty string (got ${describe(rule.continuation)})`);
+    } else if (!/^\[.*\]$/s.test(rule.continuation)) {
+      add('continuation', 'must be one character class, e.g. "[^\\s\"\']"');
+    } else {
+      const err = regexSyntaxError(rule.continuation, '');
+      if (err !== undefined) add('continuation', `is not a valid regular expression: ${err}`);
     }
   }
 
