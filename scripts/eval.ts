@@ -1,30 +1,47 @@
 /**
- * `npm run eval [-- --json] [--corpus DIR] [--seed N] [--allow-hosts a,b]`:
- * detection quality of the built-in packs on ../shared/eval (issue 6), data
- * nobody on this team wrote. Progress and a readable summary go to stderr;
- * stdout's last line is one JSON object:
- * `{"secrets":{recall,fp_rate,per_source},"pii":{…},"exfil":{recall,benign_links_changed},
- *   "injection":{recall,fp_rate},"benign_files":{bytes,findings,per_mb},"chunked_equals_whole"}`.
+ * `npm run eval [-- --json] [--corpus DIR] [--seed N] [--allow-hosts a,b] [--wild-mb N]`:
+ * detection quality of the built-in packs on ../shared/eval (issue 6, issue 17
+ * §4–5), data nobody on this team wrote, and on text already on this machine
+ * that nobody tuned for (`benign_wild`). Progress and a readable summary go to
+ * stderr; stdout's last line is one JSON object:
+ * `{"secrets":{recall,fp_rate,per_source,ambiguous,…},"pii":{…},
+ *   "exfil":{recall,benign_links_changed,…},"injection":{recall,fp_rate,…},
+ *   "benign_files":{bytes,changing,changing_per_mb,flags,flags_per_mb,…},
+ *   "benign_wild":{mb,files,changing,changing_per_mb,flags,flags_per_mb,top_changing,top_flags,…},
+ *   "chunked_equals_whole","targets":{"secrets.recall":{value,op,target,met},…},"targets_met"}`.
  *
+ * - The engine runs as the extension runs it on answers: the whole built-in set
+ *   merged, with the default answer policy per kind (a floor: `secret: redact`
+ *   turns a secret rule's flag into a redaction; docs/settings.md).
  * - A positive is detected when its own pack changes the text or flags it;
  *   a negative is a false positive when its own pack changes or flags anything
  *   (`fp_rate_all_packs`: when the whole built-in set does).
- * - `benign_files` counts match events of the whole built-in set in benign/
- *   (`findings`, every action), with a breakdown by action and kind: flags
- *   (e-mail addresses in answers, say) leave the text unchanged, redactions
- *   do not (`changing_findings`).
+ * - `secrets_ambiguous.tsv` (rows the source tools call negative although they
+ *   hold a credential-shaped value) is reported row by row — redacted or not,
+ *   by which rules — and counted neither way.
+ * - `benign_files` (benign/ of the corpus) and `benign_wild` (READMEs and
+ *   licences under node_modules/, /usr/share/doc, man pages; eval/wild-corpus.ts)
+ *   count the whole set's findings per MB, split into changing ones (redact,
+ *   block, errors: the page sees different text) and flags (the text stays,
+ *   a notice is shown). The benign_files target counts changing ones only.
  * - Every sample and file also runs through the whole set in seeded random
  *   chunks; `chunked_equals_whole` says every one gave the same output and events.
- * - Per-rule misses and false positives go to eval-output/misses.json
- *   (gitignored) so they can be studied; never copy them into rules or tests.
- * Defaults: no allow-listed image/link host (the product's default), seed 1.
+ * - Local triage files in eval-output/ (gitignored; never copy them into rules
+ *   or tests): misses.json (per-rule misses and false positives),
+ *   false-positives.json (false positives by rule with their text: secrets
+ *   negatives, benign files, benign_wild), benign-wild.json (benign_wild per
+ *   rule with the first findings' file, offset and line; no matched text).
+ * Defaults: no allow-listed image/link host (the product's default), seed 1,
+ * benign_wild capped at 40 MB (`--wild-mb 0` skips it).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ScanOutcome, scanText } from '../src/core/guard/scan-text.ts';
+import type { GuardOptions } from '../src/core/guard/stream-guard.ts';
 import { BUILTIN_PACK_NAMES, compileGuardPack } from '../src/core/rules/builtin-packs.ts';
 import type { CompiledPack } from '../src/core/rules/compile-pack.ts';
+import { DEFAULT_INCOMING_POLICY } from '../src/background/default-settings.ts';
 import { SeededRandom } from '../bench/seeded-random.ts';
 import { wholeAndChunked } from './eval/chunked-run.ts';
 import {
@@ -34,6 +51,9 @@ import {
   readTextSamples,
   readTsvSamples,
 } from './eval/corpus.ts';
+import { FindingTally } from './eval/finding-tally.ts';
+import { checkTargets } from './eval/targets.ts';
+import { defaultWildSources, readWildEntry, selectWild } from './eval/wild-corpus.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -43,6 +63,8 @@ interface Options {
   seed: number;
   allowHosts: string[];
   misses: string;
+  /** Cap of the benign_wild scan in MB of text; 0 skips it. */
+  wildMb: number;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -52,6 +74,7 @@ function parseOptions(argv: readonly string[]): Options {
     seed: 1,
     allowHosts: [],
     misses: join(repoRoot, 'eval-output', 'misses.json'),
+    wildMb: 40,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -65,7 +88,11 @@ function parseOptions(argv: readonly string[]): Options {
     else if (arg === '--seed') options.seed = Number.parseInt(value(), 10);
     else if (arg === '--allow-hosts') options.allowHosts = value().split(',').filter(Boolean);
     else if (arg === '--misses') options.misses = resolve(value());
-    else throw new Error(`unknown argument ${JSON.stringify(arg)}`);
+    else if (arg === '--wild-mb') {
+      const mb = Number(value());
+      if (!Number.isFinite(mb) || mb < 0) throw new Error('--wild-mb needs a number ≥ 0');
+      options.wildMb = mb;
+    } else throw new Error(`unknown argument ${JSON.stringify(arg)}`);
   }
   return options;
 }
@@ -89,11 +116,14 @@ function touched(text: string, outcome: ScanOutcome): boolean {
   return outcome.output !== text || outcome.blocked || outcome.events.length > 0;
 }
 
-/** A short, single-line excerpt for the misses file (local and gitignored). */
+/** A short, single-line excerpt for the local triage files (gitignored). */
 function excerpt(text: string): string {
   const one = JSON.stringify(text);
   return one.length > 200 ? `${one.slice(0, 197)}...` : one;
 }
+
+/** How the extension runs the guard on answers: the default policy per kind (a floor). */
+const ANSWER_OPTIONS: GuardOptions = { policy: { ...DEFAULT_INCOMING_POLICY } };
 
 class Runner {
   readonly all: CompiledPack;
@@ -119,7 +149,7 @@ class Runner {
 
   /** Whole-text run of the whole set, checked against a random chunking of it. */
   runAll(where: string, text: string): ScanOutcome {
-    const { whole, equal } = wholeAndChunked(this.all, text, this.random);
+    const { whole, equal } = wholeAndChunked(this.all, text, this.random, ANSWER_OPTIONS);
     if (!equal) {
       this.chunkedEqualsWhole = false;
       this.chunkFailures.push(where);
@@ -149,7 +179,7 @@ function judgeSamples(
 }
 
 function scanWhole(pack: CompiledPack, text: string): ScanOutcome {
-  return scanText(pack, text);
+  return scanText(pack, text, ANSWER_OPTIONS);
 }
 
 interface MissGroup {
@@ -189,43 +219,93 @@ function recallBy(items: readonly Judged[], key: (j: Judged) => string) {
   return stats;
 }
 
+/**
+ * A `.tsv` with its `*.sources.tsv`: the provenance has one row per sample and
+ * names the same rule, so a relabelled file is read with its own provenance.
+ */
+function provenanceAligned(dir: string, name: string, samples: readonly Sample[]): boolean {
+  const rules = readProvenance(join(dir, name.replace(/\.tsv$/, '.sources.tsv')), 'rule');
+  return rules.length === samples.length && samples.every((s, i) => rules[i] === s.label);
+}
+
+/** How the guard (whole set, answer policy) treats one ambiguous row; counted neither way. */
+function ambiguousRow(runner: Runner, sample: Sample, line: string | undefined) {
+  const outcome = runner.runAll(`secrets?:${sample.row}`, sample.text);
+  const changed = outcome.output !== sample.text || outcome.blocked;
+  return {
+    row: sample.row,
+    line: line === undefined || line === '' ? null : Number(line),
+    label: sample.label,
+    redacted: changed,
+    flagged: !changed && outcome.events.length > 0,
+    rules: outcome.events.map((e) =>
+      e.type === 'match'
+        ? { rule: e.rule, action: e.action }
+        : { rule: `error:${e.rule ?? 'engine'}`, action: 'error' },
+    ),
+  };
+}
+
+/** Wall-clock seconds since `start` (performance.now()), one decimal. */
+function seconds(start: number): number {
+  return Math.round((performance.now() - start) / 100) / 10;
+}
+
 function main(): void {
+  const started = performance.now();
   const options = parseOptions(process.argv.slice(2));
   const dir = options.corpus;
   const runner = new Runner(options);
   log(`corpus ${dir}; pack ${runner.all.name}@${runner.all.version}; seed ${options.seed}`);
   const misses: Record<string, unknown> = {};
+  const falsePositives: Record<string, unknown> = {
+    note: 'local triage only (eval-output/ is gitignored): never copy these into rules or tests',
+  };
 
-  // secrets
-  const secretPos = judgeSamples(
-    runner,
-    'secrets',
-    'secrets+',
-    readTsvSamples(join(dir, 'secrets_positive.tsv')),
-  );
-  const secretNeg = judgeSamples(
-    runner,
-    'secrets',
-    'secrets-',
-    readTsvSamples(join(dir, 'secrets_negative.tsv')),
-  );
+  // secrets: the relabelled corpus (../shared/eval/README.md), ambiguous rows apart
+  const positiveSamples = readTsvSamples(join(dir, 'secrets_positive.tsv'));
+  const negativeSamples = readTsvSamples(join(dir, 'secrets_negative.tsv'));
+  const ambiguousPath = join(dir, 'secrets_ambiguous.tsv');
+  const ambiguousSamples = existsSync(ambiguousPath) ? readTsvSamples(ambiguousPath) : [];
+  const secretPos = judgeSamples(runner, 'secrets', 'secrets+', positiveSamples);
+  const secretNeg = judgeSamples(runner, 'secrets', 'secrets-', negativeSamples);
   const sourceOf = (j: Judged): string => j.sample.label.split('/')[0] ?? '';
   const secretMissed = secretPos.filter((j) => !touched(j.sample.text, j.own));
   const secretFp = secretNeg.filter((j) => touched(j.sample.text, j.own));
+  const secretFpAll = secretNeg.filter((j) => touched(j.sample.text, j.all));
+  const ambiguousLines = readProvenance(join(dir, 'secrets_ambiguous.sources.tsv'), 'line');
+  const ambiguousRows = ambiguousSamples.map((s, i) => ambiguousRow(runner, s, ambiguousLines[i]));
+  const counted = new Set([...positiveSamples, ...negativeSamples].map((s) => s.text));
   const secrets = {
     recall: ratio(secretPos.length - secretMissed.length, secretPos.length),
     fp_rate: ratio(secretFp.length, secretNeg.length),
     per_source: recallBy(secretPos, sourceOf),
     positives: secretPos.length,
     negatives: secretNeg.length,
-    fp_rate_all_packs: ratio(
-      secretNeg.filter((j) => touched(j.sample.text, j.all)).length,
-      secretNeg.length,
-    ),
+    fp_rate_all_packs: ratio(secretFpAll.length, secretNeg.length),
+    provenance_aligned:
+      provenanceAligned(dir, 'secrets_positive.tsv', positiveSamples) &&
+      provenanceAligned(dir, 'secrets_negative.tsv', negativeSamples) &&
+      (ambiguousSamples.length === 0 ||
+        provenanceAligned(dir, 'secrets_ambiguous.tsv', ambiguousSamples)),
+    ambiguous: {
+      counted: false,
+      rows: ambiguousRows.length,
+      redacted: ambiguousRows.filter((r) => r.redacted).length,
+      flagged_only: ambiguousRows.filter((r) => r.flagged).length,
+      untouched: ambiguousRows.filter((r) => !r.redacted && !r.flagged).length,
+      also_in_counted_files: ambiguousSamples.filter((s) => counted.has(s.text)).length,
+      per_row: ambiguousRows,
+    },
   };
+  if (!secrets.provenance_aligned) log('warning: a secrets .tsv and its .sources.tsv disagree');
   misses.secrets = {
     missed_by_label: groupBy(secretMissed, (j) => [j.sample.label], false),
     false_positives_by_rule: groupBy(secretFp, (j) => [...new Set(matchedRules(j.own))], false),
+  };
+  falsePositives.secrets_negatives = {
+    own_pack_by_rule: groupBy(secretFp, (j) => [...new Set(matchedRules(j.own))], false),
+    all_packs_by_rule: groupBy(secretFpAll, (j) => [...new Set(matchedRules(j.all))], false),
   };
 
   // exfil
@@ -311,19 +391,20 @@ function main(): void {
   const piiOnNegatives = negatives.filter((j) =>
     touched(j.sample.text, scanWhole(piiPack, j.sample.text)),
   );
+  const samplesSeconds = seconds(started);
 
   // benign files: the whole built-in set
   const files = readBenignFiles(join(dir, 'benign'));
-  let bytes = 0;
+  const benignTally = new FindingTally({ keepPerRule: 50 });
   let findings = 0;
   let piiFindings = 0;
-  const perRule: Record<string, number> = {};
   const byAction: Record<string, number> = {};
   const byKind: Record<string, number> = {};
+  const perRule: Record<string, number> = {};
   const benignHits: Record<string, { file: string; match: string }[]> = {};
   for (const file of files) {
     const outcome = runner.runAll(`benign/${file.path}`, file.text);
-    bytes += file.bytes;
+    benignTally.add(file.path, 'benign', file.text, outcome);
     // Event offsets are code points (guard-event.ts).
     const points = Array.from(file.text);
     for (const e of outcome.events) {
@@ -339,24 +420,33 @@ function main(): void {
       });
     }
   }
-  const perMb = (n: number): number => round(n / (bytes / 1e6 || 1));
-  // A flag leaves the text as it was (the person sees a notice); a redact or
-  // block changes what they read. Both are findings; the split is reported so
-  // neither hides the other.
-  const changing = (byAction.redact ?? 0) + (byAction.block ?? 0);
+  // A flag leaves the text as it was (the person sees a notice); a redact, a
+  // block or an error changes what they read. The target counts changing ones;
+  // flags are reported beside them so neither hides the other.
   const benign_files = {
-    bytes,
+    bytes: benignTally.bytes,
+    files: files.length,
+    changing: benignTally.changing,
+    changing_per_mb: benignTally.perMb(benignTally.changing),
+    flags: benignTally.flags,
+    flags_per_mb: benignTally.perMb(benignTally.flags),
+    changing_per_rule: benignTally.perRule('changing'),
+    flags_per_rule: benignTally.perRule('flags'),
+    errors: benignTally.errors,
+    // Kept for readers of the earlier report: every match event, whatever its action.
     findings,
-    per_mb: perMb(findings),
+    per_mb: benignTally.perMb(findings),
     by_action: byAction,
     by_kind: byKind,
-    changing_findings: changing,
-    changing_per_mb: perMb(changing),
-    flag_only_findings: byAction.flag ?? 0,
+    changing_findings: benignTally.changing,
+    flag_only_findings: benignTally.flags,
     per_rule: perRule,
-    files: files.length,
   };
   misses.benign_files = benignHits;
+  falsePositives.benign_files = {
+    changing_by_rule: benignTally.withText('changing'),
+    flags_by_rule: benignTally.withText('flags'),
+  };
   const pii = {
     recall: null,
     measurable:
@@ -372,10 +462,69 @@ function main(): void {
       false,
     ),
   };
+
+  // benign_wild: text on this machine nobody tuned for (eval/wild-corpus.ts)
+  const wildStarted = performance.now();
+  const wild = options.wildMb > 0 ? benignWild(runner, options.wildMb) : null;
+  const wildSeconds = seconds(wildStarted);
+  const benign_wild =
+    wild === null
+      ? { skipped: true, cap_mb: 0 }
+      : {
+          mb: round(wild.tally.mb),
+          files: wild.tally.files,
+          changing: wild.tally.changing,
+          changing_per_mb: wild.tally.perMb(wild.tally.changing),
+          flags: wild.tally.flags,
+          flags_per_mb: wild.tally.perMb(wild.tally.flags),
+          top_changing: wild.tally.top('changing', 10),
+          top_flags: wild.tally.top('flags', 10),
+          errors: wild.tally.errors,
+          cap_mb: options.wildMb,
+          sources: Object.fromEntries(
+            Object.entries(wild.sources).map(([name, s]) => [
+              name,
+              { files: s.files, mb: s.mb, sampled: s.sampled },
+            ]),
+          ),
+          man_pages: 'roff stripped lightly (scripts/eval/roff-text.ts)',
+        };
+  if (wild !== null) {
+    falsePositives.benign_wild = {
+      changing_by_rule: wild.tally.withText('changing'),
+      flags_by_rule: wild.tally.withText('flags'),
+    };
+  }
   misses.chunked_failures = runner.chunkFailures;
 
-  mkdirSync(dirname(options.misses), { recursive: true });
+  const targets = checkTargets({
+    secretsRecall: secrets.recall,
+    secretsFpRate: secrets.fp_rate,
+    benignFilesChangingPerMb: benign_files.changing_per_mb,
+    benignWildChangingPerMb: wild === null ? null : wild.tally.perMb(wild.tally.changing),
+    exfilRecall: exfil.recall,
+    exfilBenignLinksChanged: exfil.benign_changed_count,
+    injectionFpRate: injection.fp_rate,
+  });
+  const targetsMet = Object.values(targets).every((t) => t.met);
+
+  const out = dirname(options.misses);
+  mkdirSync(out, { recursive: true });
   writeFileSync(options.misses, JSON.stringify(misses, null, 2) + '\n');
+  writeFileSync(join(out, 'false-positives.json'), JSON.stringify(falsePositives, null, 2) + '\n');
+  if (wild !== null) {
+    const wildReport = {
+      note: 'places only (file, offset in code points of the scanned text, line); the matched text is in false-positives.json',
+      pack: `${runner.all.name}@${runner.all.version}`,
+      policy: DEFAULT_INCOMING_POLICY,
+      seconds: wildSeconds,
+      ...benign_wild,
+      source_details: wild.sources,
+      changing_by_rule: wild.tally.detail('changing', 5),
+      flags_by_rule: wild.tally.detail('flags', 5),
+    };
+    writeFileSync(join(out, 'benign-wild.json'), JSON.stringify(wildReport, null, 2) + '\n');
+  }
 
   const report = {
     secrets,
@@ -383,11 +532,17 @@ function main(): void {
     exfil,
     injection,
     benign_files,
+    benign_wild,
     chunked_equals_whole: runner.chunkedEqualsWhole,
+    targets,
+    targets_met: targetsMet,
   };
+  log(
+    `time: samples ${samplesSeconds} s, benign_wild ${wildSeconds} s, total ${seconds(started)} s`,
+  );
   if (!options.json) {
     log(
-      `secrets   recall ${secrets.recall} fp_rate ${secrets.fp_rate} (${secretPos.length}+/${secretNeg.length}-)`,
+      `secrets   recall ${secrets.recall} fp_rate ${secrets.fp_rate} (${secretPos.length}+/${secretNeg.length}-); ambiguous ${secrets.ambiguous.redacted}/${secrets.ambiguous.rows} redacted (not counted)`,
     );
     log(
       `exfil     recall ${exfil.recall} benign links changed ${linksChanged.length}/${benignLinks.length}`,
@@ -395,11 +550,35 @@ function main(): void {
     log(`injection recall ${injection.recall} fp_rate ${injection.fp_rate}`);
     log(`pii       flagged on other negatives ${pii.flagged_rate}, benign findings ${piiFindings}`);
     log(
-      `benign    ${findings} findings in ${bytes} bytes (${benign_files.per_mb}/MB; ${changing} change the text, ${benign_files.flag_only_findings} flags)`,
+      `benign    ${benign_files.changing} changing (${benign_files.changing_per_mb}/MB), ${benign_files.flags} flags (${benign_files.flags_per_mb}/MB) in ${benign_files.bytes} bytes`,
     );
-    log(`chunked = whole: ${runner.chunkedEqualsWhole}; misses in ${options.misses}`);
+    if (wild !== null) {
+      log(
+        `wild      ${benign_wild.changing} changing (${benign_wild.changing_per_mb}/MB), ${benign_wild.flags} flags (${benign_wild.flags_per_mb}/MB) in ${benign_wild.mb} MB, ${benign_wild.files} files`,
+      );
+    }
+    for (const [figure, t] of Object.entries(targets)) {
+      log(`target    ${figure} ${t.value} ${t.op} ${t.target}: ${t.met ? 'met' : 'NOT met'}`);
+    }
+    log(`chunked = whole: ${runner.chunkedEqualsWhole}; triage files in ${out}`);
   }
   process.stdout.write(JSON.stringify(report) + '\n');
+}
+
+/** Selects the wild corpus under the cap and runs the whole set over it. */
+function benignWild(runner: Runner, capMb: number) {
+  const selection = selectWild(defaultWildSources(repoRoot), capMb * 1e6);
+  const tally = new FindingTally({ keepPerRule: 50 });
+  let next = 0;
+  for (const entry of selection.entries) {
+    const text = readWildEntry(entry);
+    tally.add(entry.shown, entry.source, text, runner.runAll(`wild:${entry.shown}`, text));
+    if (tally.bytes >= next) {
+      log(`benign_wild: ${Math.round(tally.mb)} MB of ${capMb} scanned`);
+      next += 10e6;
+    }
+  }
+  return { tally, sources: selection.sources };
 }
 
 main();

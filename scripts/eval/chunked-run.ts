@@ -5,6 +5,7 @@
  * same output and the same events as one push of the whole text.
  */
 import { type ScanOutcome, scanChunks, scanText } from '../../src/core/guard/scan-text.ts';
+import type { GuardOptions } from '../../src/core/guard/stream-guard.ts';
 import type { CompiledPack } from '../../src/core/rules/compile-pack.ts';
 import { SeededRandom } from '../../bench/seeded-random.ts';
 
@@ -36,8 +37,9 @@ export function wholeAndChunked(
   pack: CompiledPack,
   text: string,
   random: SeededRandom,
+  options: GuardOptions = {},
 ): ChunkedCheck {
-  const whole = scanText(pack, text);
-  const chunked = scanChunks(pack, randomChunks(text, random));
+  const whole = scanText(pack, text, options);
+  const chunked = scanChunks(pack, randomChunks(text, random), options);
   return { whole, equal: sameOutcome(whole, chunked) };
 }
