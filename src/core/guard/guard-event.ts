@@ -14,6 +14,11 @@ export interface MatchEvent {
   /** Pack name and version the stream started with. */
   pack: string;
   /**
+   * The other rules whose matches overlapped or touched this one and were
+   * redacted with it as one (DESIGN.md §3.10); `rule` is the most specific.
+   */
+  also?: string[];
+  /**
    * The input text of [start, end), only with `GuardOptions.attachMatchedText`
    * (the extension hashes it into the audit digest; the CLI never asks for it).
    */

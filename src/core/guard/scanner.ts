@@ -30,6 +30,7 @@ import { UnitKind } from '../regex/nfa.ts';
 /** Unit kinds (Edge, Word, LineTerminator, Other): the rows of the start tables. */
 const KIND_COUNT = 4;
 import type { InputText } from './input-text.ts';
+import type { HiddenRanges } from './hidden-ranges.ts';
 import { type BigramHits, bigramByte } from './bigram-hits.ts';
 import {
   type KeywordAutomaton,
@@ -78,6 +79,31 @@ interface Thread {
   /** The rule's automaton and length cap, read per unit (saves a lookup in the hot loop). */
   dfa: LazyDfa;
   maxLength: number;
+  /** Hidden units passed over (a scanner with hidden ranges only): not counted in the length. */
+  skipped: number;
+}
+
+/**
+ * How far hidden units may stretch a match: its extent in the input is at most
+ * this many times the rule's longest match (so per-stream state stays bounded,
+ * DESIGN.md §3.9, however many invisible units an answer puts inside a key).
+ */
+export const HIDDEN_STRETCH = 4;
+
+export interface ScannerOptions {
+  /**
+   * `leftmost` (flag rules): leftmost-longest, non-overlapping matches, each
+   * committed to `onCommit`. `spans` (text-changing rules, DESIGN.md §3.10):
+   * every rule's longest accepted match at every start is reported to `onSpan`
+   * as soon as it is decided, overlapping ones included; the owner merges them.
+   */
+  mode: 'leftmost' | 'spans';
+  onSpan?: (span: Candidate) => void;
+  /**
+   * Units a person never sees (rendered-view.ts): this scanner's rules read the
+   * text as if they were not there. Null: every unit is read.
+   */
+  hidden?: HiddenRanges | null;
 }
 
 /** Stand-ins for the keyword tables of a scanner without keywords (never read). */
@@ -140,6 +166,9 @@ export class Scanner {
   private readonly dedupe = new Map<number, number>();
   /** Verdicts of `partialKeywordLive`, shared by the streams of this keyword automaton. */
   private readonly partialLive: PartialMemo | null;
+  private readonly spans: boolean;
+  private readonly onSpan: (span: Candidate) => void;
+  private readonly hidden: HiddenRanges | null;
 
   constructor(
     private readonly rules: readonly ScanRule[],
@@ -147,7 +176,11 @@ export class Scanner {
     private readonly alphabet: Alphabet,
     private readonly input: InputText,
     private readonly onCommit: CommitHandler,
+    options: ScannerOptions = { mode: 'leftmost' },
   ) {
+    this.spans = options.mode === 'spans';
+    this.onSpan = options.onSpan ?? (() => undefined);
+    this.hidden = options.hidden ?? null;
     const classCount = alphabet.classCount;
     this.startersAfter = new Array<number[] | undefined>(KIND_COUNT * classCount);
     this.startsAny = new Uint8Array(classCount);
@@ -174,6 +207,7 @@ export class Scanner {
       // where a malformed one fails the stream closed, not while the guard is made.
       dfa: null as unknown as LazyDfa,
       maxLength: 0,
+      skipped: 0,
     };
     this.bigrams = keywords === null ? null : cachedBigrams(rules, keywords, alphabet);
     this.partialLive = keywords === null ? null : cachedPartialMemo(keywords);
@@ -201,10 +235,47 @@ export class Scanner {
   /** Scans the input up to absolute offset `to`. */
   advance(to: number): void {
     while (this.cursor < to && !this.stopped) {
-      if (this.threads.length === 0 && this.candidates.length === 0) this.skipQuiet(to);
-      if (this.cursor >= to) break;
-      this.stepRun(to);
+      let limit = to;
+      const hidden = this.hidden;
+      if (hidden !== null && !hidden.isEmpty) {
+        const h = hidden.nextFrom(this.cursor);
+        if (h === this.cursor) {
+          this.skipHidden(Math.min(to, hidden.runEnd(h)));
+          continue;
+        }
+        limit = Math.min(to, h);
+      }
+      if (this.threads.length === 0 && this.candidates.length === 0) {
+        // The bigram skip reads a unit's successor: stop short of a hidden unit, which the
+        // keyword automaton does not read (a keyword may continue after it).
+        this.skipQuiet(limit === to ? to : Math.max(this.cursor, limit - 1));
+      }
+      if (this.cursor >= limit) continue;
+      this.stepRun(limit);
     }
+  }
+
+  /**
+   * Passes over hidden units up to `to`: the live threads and the keyword
+   * automaton read on after them as if they were not there.
+   */
+  private skipHidden(to: number): void {
+    const n = to - this.cursor;
+    const threads = this.threads;
+    let kept = 0;
+    for (let i = 0; i < threads.length; i++) {
+      const t = threads[i] as Thread;
+      t.skipped += n;
+      if (to - t.start > t.maxLength * HIDDEN_STRETCH) {
+        this.finishThread(t);
+        continue;
+      }
+      threads[kept++] = t;
+    }
+    threads.length = kept;
+    this.cursor = to;
+    if (to > this.frontier) this.frontier = to;
+    if (this.candidates.length > 0) this.tryCommit();
   }
 
   /**
@@ -227,15 +298,26 @@ export class Scanner {
     let p = this.cursor;
     // The kind of the unit before `p`, carried along instead of read back.
     let prevKind: number = this.kindBefore(p);
+    const content = this.hidden?.content;
+    const readsContent = content !== undefined && content !== null && !content.isEmpty;
     while (p < to) {
       const unit = text.charCodeAt(p - base);
       const g = classOf[unit] as number;
-      // 1. Advance live threads.
+      // 1. Advance live threads. Inside comment content, those that began before it read
+      // across it (hidden-ranges.ts).
       const live = threads.length;
       if (live > 0) {
+        const contentFrom =
+          readsContent && content.has(p) ? content.runStartBefore(content.runEnd(p)) : p + 1;
         let kept = 0;
         for (let i = 0; i < live; i++) {
           const t = threads[i] as Thread;
+          if (contentFrom <= p && t.start < contentFrom) {
+            t.skipped++;
+            if (p + 1 - t.start > t.maxLength * HIDDEN_STRETCH) this.finishThread(t);
+            else threads[kept++] = t;
+            continue;
+          }
           if (this.advanceThread(t, p, g)) threads[kept++] = t;
         }
         while (threads.length > kept) threads.pop();
@@ -247,7 +329,7 @@ export class Scanner {
         this.acNode = node;
         if (hasOutput[node] === 1) {
           for (const hit of ac.outputs[node] as KeywordHit[]) {
-            this.spawn(hit.rule, p + 1 - hit.length, p);
+            this.spawn(hit.rule, this.unitsBack(p + 1, hit.length), p);
           }
         }
       }
@@ -371,11 +453,14 @@ export class Scanner {
       const end = this.input.end;
       for (const t of this.threads) {
         const rule = this.rules[t.rule] as ScanRule;
-        if (end - t.start <= rule.maxLength && rule.dfa.acceptsAtEnd(t.state)) t.acceptEnd = end;
+        if (end - t.start - t.skipped <= rule.maxLength && rule.dfa.acceptsAtEnd(t.state)) {
+          t.acceptEnd = end;
+        }
         this.finishThread(t);
       }
       this.threads = [];
       this.acNode = 0;
+      if (this.spans) return;
       const best = this.best();
       if (best === undefined) return;
       this.commit(best);
@@ -407,7 +492,7 @@ export class Scanner {
     // A live partial keyword starts after `cursor - depth - 1`, so it never lowers the result:
     // the default bound leaves it out (it is the costly part of the hold).
     const depth = this.keywords === null ? 0 : (this.keywords.depth[this.acNode] as number);
-    return Math.max(0, Math.min(holdBound, this.cursor - depth - 1));
+    return Math.max(0, Math.min(holdBound, this.unitsBack(this.cursor, depth + 1)));
   }
 
   /** Steps one thread over the unit at `p`; false when the thread is finished. */
@@ -416,7 +501,7 @@ export class Scanner {
     const maxLength = t.maxLength;
     const packed = dfa.step(t.state, g);
     if ((packed & 1) === 1 && p > t.start) t.acceptEnd = p;
-    const consumed = p + 1 - t.start;
+    const consumed = p + 1 - t.start - t.skipped;
     const next = packed >> 1;
     if (consumed > maxLength || next === DEAD || consumed + dfa.minDist(next) > maxLength) {
       this.finishThread(t);
@@ -449,10 +534,15 @@ export class Scanner {
     t.dfa = rule.dfa;
     t.maxLength = rule.maxLength;
     t.acceptEnd = -1;
+    t.skipped = 0;
     t.state = rule.dfa.start(this.kindBefore(start));
     if (t.state === DEAD) return;
     const classOf = this.alphabet.classOf;
     for (let q = start; q <= last; q++) {
+      if (this.hidden !== null && this.threadSkips(start, q)) {
+        t.skipped++;
+        continue;
+      }
       if (!this.advanceThread(t, q, classOf[this.input.unitAt(q)] as number)) return;
     }
     const kept: Thread = {
@@ -462,6 +552,7 @@ export class Scanner {
       acceptEnd: t.acceptEnd,
       dfa: t.dfa,
       maxLength: t.maxLength,
+      skipped: t.skipped,
     };
     // Keep threads ordered by start (spawns usually arrive in order).
     const threads = this.threads;
@@ -524,14 +615,15 @@ export class Scanner {
     const rule = this.rules[t.rule] as ScanRule;
     let verdict: { ok: boolean; host?: string };
     try {
-      verdict = rule.accept(this.input.slice(t.start, t.acceptEnd));
+      verdict = rule.accept(this.visibleText(t.start, t.acceptEnd));
     } catch (error) {
       throw new RuleFailure(rule.id, t.acceptEnd, error);
     }
     if (!verdict.ok) return;
     const c: Candidate = { rule: t.rule, start: t.start, end: t.acceptEnd };
     if (verdict.host !== undefined) c.host = verdict.host;
-    this.candidates.push(c);
+    if (this.spans) this.onSpan(c);
+    else this.candidates.push(c);
   }
 
   private best(): Candidate | undefined {
@@ -587,7 +679,7 @@ export class Scanner {
     const memo = this.partialLive as PartialMemo;
     // Down the failure chain the partial keywords get shorter: starts only increase.
     for (let node = this.acNode; node !== 0; node = ac.fail[node] as number) {
-      const start = this.cursor - (ac.depth[node] as number);
+      const start = this.unitsBack(this.cursor, ac.depth[node] as number);
       if (start >= bound) return bound;
       // The verdict depends only on the node, the kind of unit before and the units themselves.
       const kind = this.kindBefore(start);
@@ -622,6 +714,7 @@ export class Scanner {
    */
   private asciiCaseBits(start: number): number {
     if (this.cursor - start > ASCII_KEY_BITS) return -1;
+    if (this.hidden !== null && this.hidden.nextFrom(start) < this.cursor) return -1;
     let bits = 0;
     for (let q = start; q < this.cursor; q++) {
       const unit = this.input.unitAt(q);
@@ -638,18 +731,61 @@ export class Scanner {
     for (const r of ac.extendingRules[node] ?? []) {
       const rule = this.rules[r] as ScanRule;
       let state = rule.dfa.start(kind);
+      let read = 0;
       for (let q = start; q < this.cursor && state !== DEAD; q++) {
+        if (this.hidden !== null && this.hidden.has(q)) continue;
         state = rule.dfa.step(state, classOf[this.input.unitAt(q)] as number) >> 1;
+        read++;
       }
-      if (state !== DEAD && this.cursor - start + rule.dfa.minDist(state) <= rule.maxLength) {
+      if (state !== DEAD && read + rule.dfa.minDist(state) <= rule.maxLength) {
         return true;
       }
     }
     return false;
   }
 
+  /** The offset `count` read units before `at` (hidden units are not read). */
+  private unitsBack(at: number, count: number): number {
+    return this.hidden === null ? at - count : this.hidden.visibleBack(at, count);
+  }
+
+  /** Whether a thread that began at `start` passes over the unit at `q` (hidden from it). */
+  private threadSkips(start: number, q: number): boolean {
+    const hidden = this.hidden as HiddenRanges;
+    if (hidden.has(q)) return true;
+    const content = hidden.content;
+    if (content === null || !content.has(q)) return false;
+    return start < content.runStartBefore(content.runEnd(q));
+  }
+
+  /** The text of [from, to) as this scanner's rules read it: hidden units left out. */
+  visibleText(from: number, to: number): string {
+    const hidden = this.hidden;
+    if (hidden === null || hidden.nextFrom(from) >= to) {
+      const content = hidden?.content;
+      if (content === undefined || content === null || content.nextFrom(from) >= to) {
+        return this.input.slice(from, to);
+      }
+    }
+    let out = '';
+    for (let q = from; q < to; q++) {
+      if (!this.threadSkips(from, q)) out += String.fromCharCode(this.input.unitAt(q));
+    }
+    return out;
+  }
+
+  /** Offsets of the units `visibleText(from, to)` is made of. */
+  visibleOffsets(from: number, to: number): number[] {
+    const at: number[] = [];
+    for (let q = from; q < to; q++) {
+      if (this.hidden === null || !this.threadSkips(from, q)) at.push(q);
+    }
+    return at;
+  }
+
   private kindBefore(at: number): UnitKind {
-    const unit = this.input.unitBefore(at);
+    // What a person sees before `at`: the unit before any hidden run that ends there.
+    const unit = this.input.unitBefore(this.hidden === null ? at : this.hidden.runStartBefore(at));
     return unit < 0
       ? UnitKind.Edge
       : (this.alphabet.kind[this.alphabet.classOf[unit] as number] as UnitKind);

@@ -26,7 +26,10 @@ import type {
 } from './guard-event.ts';
 import { BigramHits } from './bigram-hits.ts';
 import { InputText, isHighSurrogate } from './input-text.ts';
-import { type Candidate, RuleFailure, Scanner } from './scanner.ts';
+import { type Cluster, RedactionSpans, type Span, primaryOf } from './redaction-spans.ts';
+import { RenderedView } from './rendered-view.ts';
+import { continuationOf, valueRange } from './rule-value.ts';
+import { type Candidate, HIDDEN_STRETCH, RuleFailure, Scanner } from './scanner.ts';
 
 export interface GuardOptions {
   /** Conversation state shared by the turns of one conversation (seed 002 §9). */
@@ -55,7 +58,7 @@ export interface GuardOptions {
 
 interface PendingEvent {
   event: GuardEvent;
-  /** Input offset (code units) at which the event was determined. */
+  /** View offset (code units) at which the event was determined. */
   at: number;
   rank: number;
   seq: number;
@@ -63,13 +66,51 @@ interface PendingEvent {
 
 type ActiveAction = Exclude<RuleAction, 'off'>;
 
+/**
+ * Kinds whose rules read the text as a person sees it, hidden units left out
+ * (rendered-view.ts): a key with a zero-width space or `**` inside is still the
+ * key. Invisible-character and exfil rules read every unit: the hidden units
+ * are what some of them look for, and a URL is read by a browser, not a person.
+ */
+const SEEN_KINDS: ReadonlySet<RuleKind> = new Set<RuleKind>(['secret', 'pii', 'custom']);
+
+/** The rule sets a guard scans with: flag rules, and text-changing ones read as seen or as written. */
+export interface ScannerRuleSets {
+  flagging: CompiledRule[];
+  seen: CompiledRule[];
+  written: CompiledRule[];
+}
+
+export function scannerRuleSets(pack: CompiledPack, options: GuardOptions): ScannerRuleSets {
+  const sets: ScannerRuleSets = { flagging: [], seen: [], written: [] };
+  for (const [rule, action] of activeRules(pack, options)) {
+    if (action === 'flag') sets.flagging.push(rule);
+    else (SEEN_KINDS.has(rule.kind) ? sets.seen : sets.written).push(rule);
+  }
+  return sets;
+}
+
+/** A committed redaction whose value still continues (rule-value.ts): swallowed unit by unit. */
+interface Continuation {
+  /** View offset of the next unit to decide. */
+  at: number;
+  continues: (unit: number) => boolean;
+  /** Hidden units inside the run are passed over (a rule that reads the text as seen). */
+  seen: boolean;
+  event: MatchEvent;
+}
+
 export class StreamGuard {
+  /** The input as pushed: what is released, and what event offsets count in. */
   private readonly input = new InputText();
-  private readonly changingRules: CompiledRule[] = [];
-  private readonly flaggingRules: CompiledRule[] = [];
+  /** The input as a person sees it: what the scanners read (rendered-view.ts). */
+  private readonly view = new RenderedView();
   private readonly actions = new Map<CompiledRule, ActiveAction>();
-  private readonly changing: Scanner | null;
+  private readonly seenScanner: Scanner | null;
+  private readonly writtenScanner: Scanner | null;
   private readonly flagging: Scanner | null;
+  private readonly redactions: RedactionSpans;
+  private continuation: Continuation | null = null;
   private readonly packLabel: string;
   private readonly hits: BigramHits | null;
   private readonly raised = new Map<string, number>();
@@ -95,13 +136,26 @@ export class StreamGuard {
     private readonly options: GuardOptions = {},
   ) {
     this.packLabel = `${pack.name}@${pack.version}`;
-    for (const [rule, action] of activeRules(pack, options)) {
-      this.actions.set(rule, action);
-      (action === 'flag' ? this.flaggingRules : this.changingRules).push(rule);
-    }
-    this.changing = this.scannerFor(this.changingRules, 1);
-    this.flagging = this.scannerFor(this.flaggingRules, 0);
-    this.hits = sharedHits([this.changing, this.flagging]);
+    for (const [rule, action] of activeRules(pack, options)) this.actions.set(rule, action);
+    const sets = scannerRuleSets(pack, options);
+    const text = this.view.text;
+    this.seenScanner = this.spanScanner(sets.seen, true);
+    this.writtenScanner = this.spanScanner(sets.written, false);
+    this.flagging =
+      sets.flagging.length === 0
+        ? null
+        : new Scanner(
+            sets.flagging,
+            pack.keywordAutomaton(sets.flagging),
+            pack.alphabet,
+            text,
+            (match) => this.commitFlag(sets.flagging, match),
+          );
+    let window = 1;
+    for (const rule of sets.seen) window = Math.max(window, rule.maxLength * HIDDEN_STRETCH);
+    for (const rule of sets.written) window = Math.max(window, rule.maxLength);
+    this.redactions = new RedactionSpans(window);
+    this.hits = sharedHits([this.seenScanner, this.writtenScanner, this.flagging]);
   }
 
   /** Feeds the next chunk; returns what may be released now. */
@@ -111,16 +165,18 @@ export class StreamGuard {
     this.stats.chunks++;
     this.stats.chars += text.length;
     if (!this.blocked) {
-      const before = this.input.end;
+      const before = this.view.text.end;
       this.input.append(text);
+      this.view.push(text);
+      const added = this.view.text.end - before;
       // Tiny chunks (token deltas) are cheaper to scan directly than to index first.
-      if (this.hits !== null && text.length >= SHARED_PASS_MIN_CHUNK) {
-        const { text: retained, base } = this.input.view();
+      if (this.hits !== null && added >= SHARED_PASS_MIN_CHUNK) {
+        const { text: retained, base } = this.view.text.view();
         // Bigrams starting from the last unit of the previous chunk up to the next-to-last unit.
-        this.hits.compute(retained, base, Math.max(base, before - 1), this.input.end - 1);
+        this.hits.compute(retained, base, Math.max(base, before - 1), this.view.text.end - 1);
       }
       this.scan(false);
-      if (!this.blocked) this.release(false);
+      if (!this.blocked) this.settle(false);
     }
     return this.result(started);
   }
@@ -131,8 +187,9 @@ export class StreamGuard {
     const started = this.options.now?.();
     this.ended = true;
     if (!this.blocked) {
+      this.view.end();
       this.scan(true);
-      if (!this.blocked) this.release(true);
+      if (!this.blocked) this.settle(true);
     }
     this.options.session?.completeTurn(this.raised);
     return this.result(started);
@@ -151,31 +208,34 @@ export class StreamGuard {
     return this.stats.held;
   }
 
-  private scannerFor(rules: CompiledRule[], rank: number): Scanner | null {
+  private spanScanner(rules: CompiledRule[], seen: boolean): Scanner | null {
     if (rules.length === 0) return null;
-    const scanner: Scanner = new Scanner(
+    return new Scanner(
       rules,
       this.pack.keywordAutomaton(rules),
       this.pack.alphabet,
-      this.input,
-      (match) => this.commit(rules, scanner, rank, match),
+      this.view.text,
+      () => 'continue',
+      {
+        mode: 'spans',
+        hidden: seen ? this.view.hidden : null,
+        onSpan: (c) => this.addSpan(rules, seen, c),
+      },
     );
-    return scanner;
   }
 
   /**
-   * Runs both scanners to the end of the input (`final`: and finishes them);
-   * any failure blocks the stream with a typed error event (fail closed). A
-   * flag, not a callback: this runs per chunk.
+   * Runs every scanner to the end of the view (`final`: and finishes them); any
+   * failure blocks the stream with a typed error event (fail closed). A flag,
+   * not a callback: this runs per chunk.
    */
   private scan(final: boolean): void {
     try {
-      if (final) {
-        this.flagging?.finish();
-        this.changing?.finish();
-      } else {
-        this.flagging?.advance(this.input.end);
-        this.changing?.advance(this.input.end);
+      for (const scanner of [this.flagging, this.seenScanner, this.writtenScanner]) {
+        if (scanner === null) continue;
+        if (final) scanner.finish();
+        else scanner.advance(this.view.text.end);
+        if (this.blocked) return;
       }
     } catch (error) {
       this.fail(error);
@@ -184,14 +244,12 @@ export class StreamGuard {
 
   /** A failure while scanning: the stream is blocked with a typed error event (fail closed). */
   private fail(error: unknown): void {
-    const at = Math.min(
-      this.input.end,
-      error instanceof RuleFailure ? error.at : (this.changing?.determinedAt ?? this.input.end),
-    );
+    const view = this.view.text;
+    const at = Math.min(view.end, error instanceof RuleFailure ? error.at : this.determinedAt());
     const event: GuardEvent = {
       type: 'error',
       message: error instanceof Error ? error.message : String(error),
-      at: this.input.codePointOffset(Math.max(at, this.input.start)),
+      at: this.codePointAt(this.view.rawStart(Math.max(at, view.start))),
       pack: this.packLabel,
     };
     if (error instanceof RuleFailure) event.rule = error.rule;
@@ -199,47 +257,194 @@ export class StreamGuard {
     this.pending.push({ event, at, rank: 2, seq: this.seq++ });
   }
 
-  private commit(
-    rules: CompiledRule[],
-    scanner: Scanner,
-    rank: number,
-    match: Candidate,
-  ): 'continue' | 'stop' {
+  private determinedAt(): number {
+    let at = 0;
+    for (const s of [this.flagging, this.seenScanner, this.writtenScanner]) {
+      if (s !== null) at = Math.max(at, s.determinedAt);
+    }
+    return at;
+  }
+
+  /** A decided match of a text-changing rule: its value becomes a pending span. */
+  private addSpan(rules: CompiledRule[], seen: boolean, c: Candidate): void {
+    const rule = rules[c.rule] as CompiledRule;
+    const scanner = (seen ? this.seenScanner : this.writtenScanner) as Scanner;
+    let start = c.start;
+    let end = c.end;
+    if (rule.spec.value !== undefined) {
+      const text = scanner.visibleText(c.start, c.end);
+      const range = valueRange(rule, text);
+      if (range !== null) {
+        const at = scanner.visibleOffsets(c.start, c.end);
+        start = at[range[0]] as number;
+        end = (at[range[1] - 1] as number) + 1;
+      }
+    }
+    const span: Span = { rule, start, end };
+    if (c.host !== undefined) span.host = c.host;
+    this.redactions.add(span);
+  }
+
+  /** A flag rule's match (leftmost-longest, never holds text). */
+  private commitFlag(rules: CompiledRule[], match: Candidate): 'continue' {
     const rule = rules[match.rule] as CompiledRule;
-    const action = this.actions.get(rule) as ActiveAction;
-    const at = scanner.determinedAt;
+    const from = this.view.rawStart(match.start);
+    const to = this.view.rawEnd(match.end);
     const event: MatchEvent = {
       type: 'match',
       rule: rule.id,
       kind: rule.kind,
-      action,
-      start: this.input.codePointOffset(match.start),
-      end: this.input.codePointOffset(match.end),
+      action: 'flag',
+      start: this.codePointAt(from),
+      end: this.codePointAt(to),
       pack: this.packLabel,
     };
-    if (this.options.attachMatchedText === true) {
-      event.matched = this.input.slice(match.start, match.end);
-    }
-    this.pending.push({ event, at, rank, seq: this.seq++ });
+    if (this.options.attachMatchedText === true) event.matched = this.input.slice(from, to);
+    this.pending.push({
+      event,
+      at: (this.flagging as Scanner).determinedAt,
+      rank: 0,
+      seq: this.seq++,
+    });
+    this.count(rule);
+    return 'continue';
+  }
+
+  private count(rule: CompiledRule): void {
     this.stats.eventsByRule[rule.id] = (this.stats.eventsByRule[rule.id] ?? 0) + 1;
     const raise = rule.spec.raises;
     if (raise !== undefined) {
       this.raised.set(raise.flag, Math.max(this.raised.get(raise.flag) ?? 0, raise.turns));
     }
-    if (action === 'flag') return 'continue';
-    if (match.start < this.emitPos) {
-      throw new Error(`internal: match at ${match.start} precedes released text (${this.emitPos})`);
+  }
+
+  /** The earliest view offset from which a text-changing scanner may still report a span. */
+  private holdFrom(): number {
+    let from = this.view.text.end;
+    for (const s of [this.seenScanner, this.writtenScanner]) {
+      if (s !== null) from = Math.min(from, s.holdFrom());
     }
-    this.keep(match.start);
-    if (action === 'block') {
-      this.block(at);
+    return from;
+  }
+
+  /**
+   * Commits every cluster of spans that nothing can join any more, swallows a
+   * continuing value, and releases what can no longer be part of a redaction.
+   */
+  private settle(final: boolean): void {
+    let hold: number;
+    try {
+      hold = final ? Infinity : this.holdFrom();
+    } catch (error) {
+      // The hold reads the rules a partial keyword may begin, so it can meet a malformed
+      // rule of a loaded pack first (load-compiled-pack.ts): as in a scan, fail closed.
+      this.fail(error);
+      return;
+    }
+    for (;;) {
+      if (this.continuation !== null && !this.swallow(final)) return;
+      const cluster = this.redactions.first();
+      if (cluster === null) break;
+      if (!final && !this.redactions.isSettled(cluster, hold)) break;
+      if (this.commitCluster(cluster) === 'stop') return;
+    }
+    let to: number;
+    if (final) {
+      to = this.input.end;
+    } else {
+      const view = Math.min(hold, this.redactions.firstStart, this.view.text.end);
+      to = this.view.rawStart(view);
+      // Never end a release between the halves of a surrogate pair: a consumer
+      // that encodes each release separately would turn both into U+FFFD.
+      if (to > this.emitPos && isHighSurrogate(this.input.unitAt(to - 1))) to--;
+    }
+    this.keep(to);
+  }
+
+  private commitCluster(cluster: Cluster): 'continue' | 'stop' {
+    const primary = primaryOf(cluster.members);
+    const rule = primary.rule;
+    const block = cluster.members.find((m) => this.actions.get(m.rule) === 'block');
+    const from = this.view.rawStart(cluster.start);
+    const to = this.view.rawEnd(cluster.end);
+    this.keep(from);
+    const event: MatchEvent = {
+      type: 'match',
+      rule: (block ?? primary).rule.id,
+      kind: (block ?? primary).rule.kind,
+      action: block === undefined ? 'redact' : 'block',
+      start: this.codePointAt(from),
+      end: this.codePointAt(to),
+      pack: this.packLabel,
+    };
+    const others = [...new Set(cluster.members.map((m) => m.rule.id))].filter(
+      (id) => id !== event.rule,
+    );
+    if (others.length > 0) event.also = others;
+    if (this.options.attachMatchedText === true) event.matched = this.input.slice(from, to);
+    this.redactions.take(cluster);
+    for (const m of new Set(cluster.members.map((s) => s.rule))) this.count(m);
+    if (block !== undefined) {
+      this.pending.push({ event, at: cluster.end, rank: 1, seq: this.seq++ });
+      this.block(cluster.end);
       return 'stop';
     }
-    const text = rule.replacement.replaceAll('{host}', match.host || 'a relative URL');
+    const text = rule.replacement.replaceAll('{host}', primary.host || 'a relative URL');
     this.out.push(text);
-    this.pieces.push({ kind: 'replace', from: match.start, to: match.end, text });
-    this.emitPos = match.end;
+    this.pieces.push({ kind: 'replace', from, to, text });
+    this.emitPos = to;
+    const continues = cluster.members
+      .filter((m) => m.end === cluster.end)
+      .map((m) => [continuationOf(m.rule), SEEN_KINDS.has(m.rule.kind)] as const)
+      .filter(([test]) => test !== null);
+    if (continues.length === 0) {
+      this.pending.push({ event, at: cluster.end, rank: 1, seq: this.seq++ });
+      return 'continue';
+    }
+    this.continuation = {
+      at: cluster.end,
+      continues: (unit) => continues.some(([test]) => (test as (u: number) => boolean)(unit)),
+      seen: continues.some(([, seen]) => seen),
+      event,
+    };
     return 'continue';
+  }
+
+  /**
+   * Swallows the units that continue a committed value, each as it arrives;
+   * true once the run has ended (its event is then pending).
+   */
+  private swallow(final: boolean): boolean {
+    const c = this.continuation as Continuation;
+    const view = this.view.text;
+    let at = c.at;
+    let ended = final;
+    while (at < view.end) {
+      if (c.seen && this.view.hidden.has(at)) {
+        at++;
+        continue;
+      }
+      if (!c.continues(view.unitAt(at))) {
+        ended = true;
+        break;
+      }
+      at++;
+    }
+    if (at > c.at) {
+      const to = this.view.rawEnd(at);
+      if (to > this.emitPos) {
+        if (c.event.matched !== undefined) c.event.matched += this.input.slice(this.emitPos, to);
+        this.pieces.push({ kind: 'replace', from: this.emitPos, to, text: '' });
+        this.emitPos = to;
+      }
+      this.redactions.clip(at);
+      c.at = at;
+    }
+    if (!ended) return false;
+    c.event.end = this.codePointAt(this.view.rawEnd(at));
+    this.pending.push({ event: c.event, at, rank: 1, seq: this.seq++ });
+    this.continuation = null;
+    return true;
   }
 
   /** Nothing more is released; events determined after `at` are dropped. */
@@ -251,24 +456,6 @@ export class StreamGuard {
 
   private cutoff = Infinity;
 
-  private release(final: boolean): void {
-    let to = this.input.end;
-    if (!final && this.changing !== null) {
-      // The hold reads the rules a partial keyword may begin, so it can meet a malformed
-      // rule of a loaded pack first (load-compiled-pack.ts): as in a scan, fail closed.
-      try {
-        to = this.changing.holdFrom();
-      } catch (error) {
-        this.fail(error);
-        return;
-      }
-    }
-    // Never end a release between the halves of a surrogate pair: a consumer
-    // that encodes each release separately would turn both into U+FFFD.
-    if (!final && to > this.emitPos && isHighSurrogate(this.input.unitAt(to - 1))) to--;
-    this.keep(to);
-  }
-
   /** Releases the input up to `to` unchanged. */
   private keep(to: number): void {
     if (to <= this.emitPos) return;
@@ -277,15 +464,38 @@ export class StreamGuard {
     this.emitPos = to;
   }
 
+  private codePointAt(raw: number): number {
+    return this.input.codePointOffset(raw);
+  }
+
+  /**
+   * View offset before which every event is known: a redaction decided later
+   * (its spans wait for threads that began at or after the hold) is
+   * determined after it, so events are given out in one order whatever the
+   * chunking (DESIGN.md §3.1).
+   */
+  private eventHorizon(): number {
+    if (this.blocked || this.ended) return Infinity;
+    let horizon = Math.min(this.view.text.end, this.redactions.firstStart);
+    if (this.continuation !== null) horizon = Math.min(horizon, this.continuation.at);
+    try {
+      horizon = Math.min(horizon, this.holdFrom());
+    } catch {
+      // settle() met the same failure and blocked the stream; nothing is pending then.
+    }
+    return horizon;
+  }
+
   private result(started: number | undefined): GuardResult {
-    const events =
-      this.pending.length === 0
-        ? []
-        : this.pending
-            .filter((p) => p.at <= this.cutoff)
-            .sort((a, b) => a.at - b.at || a.rank - b.rank || a.seq - b.seq)
-            .map((p) => p.event);
-    if (this.pending.length > 0) this.pending = [];
+    let events: GuardEvent[] = [];
+    if (this.pending.length > 0) {
+      const horizon = this.eventHorizon();
+      const ready = this.pending.filter((p) => p.at < horizon && p.at <= this.cutoff);
+      this.pending = this.pending.filter((p) => p.at >= horizon && p.at <= this.cutoff);
+      events = ready
+        .sort((a, b) => a.at - b.at || a.rank - b.rank || a.seq - b.seq)
+        .map((p) => p.event);
+    }
     const emit = this.out.join('');
     this.out = [];
     const pieces = this.pieces;
@@ -304,14 +514,17 @@ export class StreamGuard {
 
   private trim(): void {
     if (this.blocked || this.ended) {
+      this.view.trimBefore(this.view.text.end);
       this.input.trimBefore(this.input.end);
       return;
     }
-    let keep = this.emitPos;
-    // Release just stopped at (or before) the changing scanner's hold point.
-    if (this.changing) keep = Math.min(keep, this.changing.needFrom(this.emitPos));
-    if (this.flagging) keep = Math.min(keep, this.flagging.needFrom());
-    this.input.trimBefore(keep);
+    let keep = Math.min(this.view.text.end, this.redactions.firstStart);
+    if (this.continuation !== null) keep = Math.min(keep, this.continuation.at);
+    for (const s of [this.seenScanner, this.writtenScanner, this.flagging]) {
+      if (s !== null) keep = Math.min(keep, s.needFrom());
+    }
+    this.view.trimBefore(keep);
+    this.input.trimBefore(Math.min(this.emitPos, this.view.rawStart(this.view.text.start)));
   }
 }
 
@@ -350,9 +563,12 @@ function orOf(a: Uint8Array, b: Uint8Array): Uint8Array {
 /** One hit list for all scanners with a bigram prefilter, over the union of their tables. */
 function sharedHits(scanners: (Scanner | null)[]): BigramHits | null {
   const tables = scanners.flatMap((s) => (s?.bigramTable ? [s.bigramTable] : []));
-  const [first, second] = tables;
+  const [first, ...rest] = tables;
   if (first === undefined) return null;
-  const hits = new BigramHits(second === undefined ? first : unionOf(first, second));
+  // Unions are cached per pair of tables, so a guard's union is built once per rule subset.
+  let union = first;
+  for (const table of rest) union = unionOf(union, table);
+  const hits = new BigramHits(union);
   for (const s of scanners) if (s?.bigramTable) s.useHits(hits);
   return hits;
 }

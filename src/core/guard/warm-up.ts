@@ -14,7 +14,7 @@
 import type { CompiledPack } from '../rules/compile-pack.ts';
 import { foldedUnitsSteps } from './keyword-automaton.ts';
 import { warmBigramSteps } from './scanner.ts';
-import { type GuardOptions, StreamGuard, activeRules } from './stream-guard.ts';
+import { type GuardOptions, StreamGuard, activeRules, scannerRuleSets } from './stream-guard.ts';
 
 /**
  * Rules whose start classes are computed between two yields. Each yield is a
@@ -26,9 +26,8 @@ const RULES_PER_STEP = 4;
 /** The two rule sets a guard with these options scans with (stream-guard.ts), either may be empty. */
 function ruleSetsOf(pack: CompiledPack, options: GuardOptions) {
   const active = activeRules(pack, options);
-  const changing = active.filter(([, action]) => action !== 'flag').map(([rule]) => rule);
-  const flagging = active.filter(([, action]) => action === 'flag').map(([rule]) => rule);
-  return { active, changing, flagging };
+  const { flagging, seen, written } = scannerRuleSets(pack, options);
+  return { active, scanned: [seen, written, flagging] };
 }
 
 /**
@@ -44,8 +43,7 @@ export function* warmKeywordAutomataSteps(
   yield* foldedUnitsSteps();
   const sets = optionsList
     .flatMap((options) => {
-      const { changing, flagging } = ruleSetsOf(pack, options);
-      return [changing, flagging];
+      return ruleSetsOf(pack, options).scanned;
     })
     .filter((rules) => rules.length > 0)
     .sort((a, b) => b.length - a.length);
@@ -61,15 +59,15 @@ export function* warmUpSteps(
 ): Generator<void, void, void> {
   // The process-wide case-fold table every keyword automaton reads.
   yield* foldedUnitsSteps();
-  const { active, changing, flagging } = ruleSetsOf(pack, options);
+  const { active, scanned } = ruleSetsOf(pack, options);
   for (const [i, [rule]] of active.entries()) {
     void rule.startClasses;
     if (i % RULES_PER_STEP === RULES_PER_STEP - 1) yield;
   }
   yield;
-  // The two rule sets a guard scans with (stream-guard.ts): their keyword automata,
+  // The rule sets a guard scans with (stream-guard.ts): their keyword automata,
   // then the bigram tables their scanners build from them.
-  for (const rules of [changing, flagging]) {
+  for (const rules of scanned) {
     if (rules.length === 0) continue;
     const keywords = yield* pack.keywordAutomatonSteps(rules);
     yield;

@@ -1,0 +1,130 @@
+/**
+ * The units of the rendered view a person never sees (DESIGN.md §3.10, issue
+ * 17 §1b): default-ignorable code points, inline Markdown markup that can sit
+ * inside a word (`*`, a backtick) and HTML comments. Secret and PII rules read
+ * the view as if these units were not there, so `ghp_abc\u200Bdef…`,
+ * `ghp_abc**def**…` and `ghp_abc<!-- -->def…` are the token a person reads.
+ *
+ * Kept as sorted, disjoint, non-touching intervals of absolute view offsets:
+ * nearly every text has none, and then every query is one comparison.
+ */
+export class HiddenRanges {
+  /** Flat pairs [from0, to0, from1, to1, …], sorted; `to` exclusive. */
+  private ranges: number[] = [];
+  /**
+   * Comment content: hidden only from a match that was being read before the
+   * run began (it reads across the comment); a match can also begin inside it,
+   * since a renderer that shows comments as text shows what they hold.
+   */
+  readonly content: HiddenRanges | null;
+
+  constructor(withContent = true) {
+    this.content = withContent ? new HiddenRanges(false) : null;
+  }
+
+  get isEmpty(): boolean {
+    return this.ranges.length === 0 && (this.content === null || this.content.isEmpty);
+  }
+
+  /** Marks [from, to) as comment content (see `content`). */
+  addContent(from: number, to: number): void {
+    this.content?.add(from, to);
+  }
+
+  /** Marks [from, to) hidden; `from` is at or after every range added so far. */
+  add(from: number, to: number): void {
+    if (to <= from) return;
+    const n = this.ranges.length;
+    if (n > 0 && (this.ranges[n - 1] as number) >= from) {
+      this.ranges[n - 1] = Math.max(this.ranges[n - 1] as number, to);
+      return;
+    }
+    this.ranges.push(from, to);
+  }
+
+  /** Whether the unit at `at` is hidden. */
+  has(at: number): boolean {
+    const i = this.indexAfter(at);
+    return i < this.ranges.length && (this.ranges[i] as number) <= at;
+  }
+
+  /**
+   * The first hidden offset at or after `at` (`at` itself when it is hidden), or
+   * Infinity when nothing from `at` on is hidden.
+   */
+  nextFrom(at: number): number {
+    const i = this.indexAfter(at);
+    if (i >= this.ranges.length) return Infinity;
+    return Math.max(at, this.ranges[i] as number);
+  }
+
+  /** End of the hidden run that contains `at` (`at` when it is not hidden). */
+  runEnd(at: number): number {
+    const i = this.indexAfter(at);
+    if (i < this.ranges.length && (this.ranges[i] as number) <= at) {
+      return this.ranges[i + 1] as number;
+    }
+    return at;
+  }
+
+  /** Start of the hidden run that ends exactly at `at` (`at` when the unit before is visible). */
+  runStartBefore(at: number): number {
+    const i = this.indexAfter(at - 1);
+    if (i < this.ranges.length && (this.ranges[i] as number) <= at - 1) {
+      return this.ranges[i] as number;
+    }
+    return at;
+  }
+
+  /**
+   * The offset `count` visible units before `at`: the start of the last
+   * `count` visible units that end at `at` (hidden units among them skipped).
+   */
+  visibleBack(at: number, count: number): number {
+    if (this.ranges.length === 0) return at - count;
+    let p = at;
+    // Step over the hidden run that ends at p, then onto the visible unit before it.
+    for (let k = 0; k < count; k++) p = this.runStartBefore(p) - 1;
+    return p;
+  }
+
+  /** Number of hidden units in [from, to). */
+  countIn(from: number, to: number): number {
+    let n = 0;
+    for (let i = this.indexAfter(from); i < this.ranges.length; i += 2) {
+      const a = this.ranges[i] as number;
+      const b = this.ranges[i + 1] as number;
+      if (a >= to) break;
+      n += Math.min(b, to) - Math.max(a, from);
+    }
+    return n;
+  }
+
+  /** Forgets ranges that end at or before `at`. */
+  trimBefore(at: number): void {
+    this.content?.trimBefore(at);
+    let k = 0;
+    while (k < this.ranges.length && (this.ranges[k + 1] as number) <= at) k += 2;
+    if (k > 0) this.ranges.splice(0, k);
+  }
+
+  /** Index (even) of the first range whose end is after `at`. */
+  private indexAfter(at: number): number {
+    const r = this.ranges;
+    const n = r.length;
+    // Nearly always zero or one range: a scan beats a binary search.
+    if (n <= 8) {
+      let i = 0;
+      while (i < n && (r[i + 1] as number) <= at) i += 2;
+      return i;
+    }
+    let lo = 0;
+    let hi = n / 2;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((r[mid * 2 + 1] as number) <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo * 2;
+  }
+}
