@@ -88,6 +88,7 @@ function wireGuard(
     onGuardEvents: (_channel, events) => stream.guardEvents(events),
     onIssue: (issue) => stream.wireIssue(issue),
     onHoldChange: (holding) => stream.holding(holding),
+    onFormat: (format) => stream.setFormat(format),
   });
   const { run, abort, end } = ending<string>(stream);
   const finishIfBlocked = (text: string) => {

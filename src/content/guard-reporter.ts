@@ -28,6 +28,11 @@ export interface StreamReporter {
   guardEvents(events: readonly GuardEvent[]): void;
   holding(holding: boolean): void;
   wireIssue(issue: WireIssue): void;
+  /**
+   * The stream turned out to be in this format (the generic adapter found a
+   * known shape in it): later reports carry it instead of the one it opened with.
+   */
+  setFormat(format: string): void;
   /** The stream ended; the first call wins, later ones are ignored. */
   end(outcome: StreamOutcome): void;
   /** The outcome the events so far imply if the stream ends now (`complete` unless blocked/failed). */
@@ -69,7 +74,7 @@ export function createGuardReporter(
   return {
     openStream(direction, format) {
       const streamId = newStreamId();
-      const stream: StreamRef = { streamId, direction, format, conversationId: '', turnId: '' };
+      let stream: StreamRef = { streamId, direction, format, conversationId: '', turnId: '' };
       let isHolding = false;
       let ended = false;
       let implied: StreamOutcome = 'complete';
@@ -90,6 +95,9 @@ export function createGuardReporter(
           if (ended || holding === isHolding) return;
           isHolding = holding;
           send({ v: 1, type: 'holding', streamId, holding });
+        },
+        setFormat(next) {
+          if (next !== stream.format) stream = { ...stream, format: next };
         },
         wireIssue(issue) {
           if (issue.kind === 'render-failed') implied = 'failed';

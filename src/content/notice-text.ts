@@ -28,3 +28,8 @@ export function matchNoticeText(
 export function failureNoticeText(translate: Translate): string {
   return translate('notice_failed');
 }
+
+/** A chat answer that could not be decoded (binary): stopped, never passed on unguarded. */
+export function undecodableNoticeText(translate: Translate): string {
+  return translate('notice_undecodable');
+}

@@ -4,10 +4,11 @@
  * drives the in-page notices. Kept free of DOM and extension APIs so it is testable with fakes.
  */
 import { MEMORY_WRITE_RULE } from '../core/outgoing/memory-write-flag.ts';
+import { UNDECODABLE_RULE } from '../core/wire/wire-event.ts';
 import type { GuardReport } from '../protocol/guard-reports.ts';
 import type { ContentToBackground } from '../protocol/runtime-messages.ts';
 import type { Translate } from '../ui/i18n.ts';
-import { failureNoticeText, matchNoticeText } from './notice-text.ts';
+import { failureNoticeText, matchNoticeText, undecodableNoticeText } from './notice-text.ts';
 import type { NoticeTone } from './page-notices.ts';
 
 export interface ReportSinks {
@@ -44,7 +45,11 @@ export function handlePageMessage(
       });
       const id = message.stream.streamId;
       for (const event of message.events) {
-        if (event.type === 'error') {
+        if (event.type === 'error' && event.rule === UNDECODABLE_RULE) {
+          // An answer to a chat request that is no text at all: stopped, and said so. Same key
+          // as the failure notice, so the stream's end (failed) does not add a second one.
+          sinks.notice(`${id}:failed`, undecodableNoticeText(translate), 'error');
+        } else if (event.type === 'error') {
           failed(id, sinks, translate);
         } else if (event.action === 'redact') {
           const text = matchNoticeText(event, translate);

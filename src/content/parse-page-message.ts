@@ -59,13 +59,18 @@ function isId(value: unknown): value is string {
 function parseProbe(input: unknown): WireProbe | undefined {
   const value = recordOf(input);
   if (!value) return undefined;
-  const { url, method, contentType, head } = value;
+  const { url, method, contentType, head, chatRequest } = value;
   if (!isText(url, PAGE_MESSAGE_LIMITS.url) || !isText(contentType, PAGE_MESSAGE_LIMITS.url)) {
     return undefined;
   }
   if (!isText(head, PAGE_MESSAGE_LIMITS.head)) return undefined;
   if (method !== undefined && !isText(method, PAGE_MESSAGE_LIMITS.name)) return undefined;
-  return method === undefined ? { url, contentType, head } : { url, method, contentType, head };
+  if (chatRequest !== undefined && typeof chatRequest !== 'boolean') return undefined;
+  const probe: WireProbe = { url, contentType, head };
+  if (method !== undefined) probe.method = method;
+  // Only ever widens what is guarded: a forged `true` asks for more guarding, not less.
+  if (chatRequest === true) probe.chatRequest = true;
+  return probe;
 }
 
 function parseRequest(input: unknown): OutgoingRequest | undefined {

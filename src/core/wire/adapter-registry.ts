@@ -2,7 +2,8 @@
  * Every wire adapter, in the detection order of wire-recognisers.ts
  * (site-specific adapters, matched by URL, before the API formats whose event
  * shapes they reuse: claude.ai streams look like Anthropic Messages; streams
- * before whole bodies). A response no
+ * before whole bodies), and last the generic adapter, which reads what the
+ * others do not claim by its structure (adapters/structural.ts). A response no
  * adapter recognises is reported as unguarded by the caller, never treated as
  * safe. Socket.IO messages (Open WebUI) are not HTTP bodies: the WebSocket hook
  * uses `OpenWebUiSocketGuard` from adapters/open-webui-socket.ts directly.
@@ -25,6 +26,7 @@ import { ollamaJson, ollamaStream } from './adapters/ollama.ts';
 import { openAiChatJson, openAiChatStream } from './adapters/openai-chat.ts';
 import { openAiResponsesJson, openAiResponsesStream } from './adapters/openai-responses.ts';
 import { openWebUiSocket } from './adapters/open-webui-socket.ts';
+import { genericAdapter } from './adapters/structural.ts';
 import type { WireAdapter, WireFormat, WireProbe } from './wire-event.ts';
 import { wireRecognisers } from './wire-recognisers.ts';
 
@@ -52,6 +54,7 @@ const adapters: readonly WireAdapter[] = [
   anthropicMessageJson,
   geminiApiJson,
   ollamaJson,
+  genericAdapter,
 ];
 
 const byId = new Map<string, WireAdapter>(

@@ -16,7 +16,14 @@ import { NdjsonFramer } from './framing/ndjson-framer.ts';
 import { SseFramer } from './framing/sse-framer.ts';
 import { WholeBodyFramer } from './framing/whole-body-framer.ts';
 import type { Framer } from './raw-frame.ts';
-import type { AdapterSession, Framing, WireAdapter, WireEvent } from './wire-event.ts';
+import {
+  type AdapterSession,
+  type Framing,
+  type WireAdapter,
+  type WireEvent,
+  type WireFormat,
+  UNDECODABLE_RULE,
+} from './wire-event.ts';
 
 /** Something about the wire the person (or a developer) should know; never contains text. */
 export interface WireIssue {
@@ -25,7 +32,8 @@ export interface WireIssue {
     | 'snapshot-rewound'
     | 'channel-reopened'
     | 'echo-mismatch'
-    | 'render-failed';
+    | 'render-failed'
+    | 'undecodable';
   detail: string;
 }
 
@@ -41,6 +49,11 @@ export interface RewriterOptions {
    * time never releases a waiting frame (DESIGN.md §3.4).
    */
   onHoldChange?: (holding: boolean) => void;
+  /**
+   * The body turned out to be in this format (the generic adapter found a known
+   * shape in it): reports from now on name it instead of the adapter's own.
+   */
+  onFormat?: (format: WireFormat) => void;
 }
 
 interface SlotSpan {
@@ -65,7 +78,8 @@ export function framerFor(framing: Framing): Framer {
     case 'whole-body':
       return new WholeBodyFramer();
     case 'length-prefixed':
-      throw new Error('length-prefixed framing needs the adapter to supply its framer');
+    case 'sniffed':
+      throw new Error(`${framing} framing needs the adapter to supply its framer`);
   }
 }
 
@@ -80,6 +94,7 @@ export class StreamRewriter {
   private blocked = false;
   private ended = false;
   private holding = false;
+  private format: WireFormat;
 
   constructor(
     readonly adapter: WireAdapter,
@@ -88,6 +103,7 @@ export class StreamRewriter {
   ) {
     this.framer = options.framer?.() ?? adapter.createFramer?.() ?? framerFor(adapter.framing);
     this.session = adapter.open();
+    this.format = adapter.format;
   }
 
   get isBlocked(): boolean {
@@ -124,6 +140,14 @@ export class StreamRewriter {
   }
 
   private accept(event: WireEvent): void {
+    if (event.undecodable !== undefined) {
+      this.undecodable(event.undecodable);
+      return;
+    }
+    if (event.format !== undefined && event.format !== this.format) {
+      this.format = event.format;
+      this.options.onFormat?.(event.format);
+    }
     if (event.unrecognised !== undefined) this.report('unrecognised-frame', event.unrecognised);
     for (const flag of event.flags ?? []) this.options.onGuardEvents?.(flag.channel, [flag.event]);
     for (const name of event.ends ?? []) this.channels.get(name)?.finish();
@@ -146,6 +170,24 @@ export class StreamRewriter {
     });
     this.queue.push({ event, spans });
     this.checkBlocked();
+  }
+
+  /**
+   * The body cannot be read as text: fail closed. A typed error event (so the
+   * audit log and the page notice say "could not be decoded", DESIGN.md §3.5)
+   * and a block: the frames decided before go out, this one and the rest never.
+   */
+  private undecodable(detail: string): void {
+    this.report('undecodable', detail);
+    const failure: GuardEvent = {
+      type: 'error',
+      rule: UNDECODABLE_RULE,
+      message: `undecodable: ${detail}`.slice(0, 200),
+      at: 0,
+      pack: `${this.pack.name}@${this.pack.version}`,
+    };
+    this.options.onGuardEvents?.('', [failure]);
+    this.blocked = true;
   }
 
   private snapshot(channel: string, text: string): SlotSpan {

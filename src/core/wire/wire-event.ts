@@ -37,7 +37,21 @@ export interface WireEvent {
    * never changing the frame.
    */
   flags?: { channel: string; event: MatchEvent }[];
+  /**
+   * Set when the body cannot be decoded at all (binary): no text can be
+   * guarded, so the rewriter records an error and stops the body here, before
+   * any of it reaches the page (fail closed; the page says "could not be decoded").
+   */
+  undecodable?: string;
+  /**
+   * The format this frame was recognised as, when the adapter learns it from
+   * the body (the generic adapter, once a frame shows a known shape).
+   */
+  format?: WireFormat;
 }
+
+/** The rule id of the error event recorded for a body that could not be decoded. */
+export const UNDECODABLE_RULE = 'wire-undecodable';
 
 export type WireFormat =
   | 'openai-chat'
@@ -51,7 +65,9 @@ export type WireFormat =
   | 'gemini-web'
   | 'open-webui'
   | 'librechat'
-  | 'lobechat';
+  | 'lobechat'
+  /** An answer no adapter claims, guarded by the generic structural adapter (adapters/structural.ts). */
+  | 'generic';
 
 /** What is known about a response when choosing an adapter. */
 export interface WireProbe {
@@ -60,9 +76,15 @@ export interface WireProbe {
   contentType: string;
   /** The first decoded characters of the body (up to ~1 KB). */
   head: string;
+  /**
+   * The request's body looked like a chat request (requests/chat-request-shape.ts):
+   * its answer is guarded even when no adapter claims it (DESIGN.md §3.5).
+   */
+  chatRequest?: boolean;
 }
 
-export type Framing = 'sse' | 'ndjson' | 'whole-body' | 'length-prefixed';
+/** `sniffed`: the adapter frames the body by its own structure (framing/structural-framer.ts). */
+export type Framing = 'sse' | 'ndjson' | 'whole-body' | 'length-prefixed' | 'sniffed';
 
 export interface AdapterSession {
   decode(frame: RawFrame): WireEvent;
@@ -86,7 +108,7 @@ export interface WireRecogniser {
 
 export interface WireAdapter extends WireRecogniser {
   open(): AdapterSession;
-  /** Required for `length-prefixed` framing (e.g. Gemini web's `)]}'` frames). */
+  /** Required for `length-prefixed` and `sniffed` framing (e.g. Gemini web's `)]}'` frames). */
   createFramer?(): Framer;
 }
 

@@ -58,6 +58,32 @@ const CLAUDE_COMPLETION_URL = new RegExp(
 /** claude.ai's conversation document. */
 const CLAUDE_CONVERSATION_URL = new RegExp(`${CLAUDE_ORG_CONVERSATION}(?:[?#]|$)`);
 
+/** Content types that are media, never an answer's text: left to the page as they are. */
+const MEDIA_TYPE = /^\s*(?:audio|image|video|font|model)\//;
+
+/**
+ * Event shapes of the API formats, as a body's head shows them whatever its
+ * URL, content type or key order (the generic adapter reads them by structure,
+ * adapters/structural.ts): an OpenAI-compatible chunk or answer (`choices` of
+ * `delta`, `message` or `text`), Anthropic Messages events, OpenAI Responses
+ * events, Gemini API chunks, Ollama lines.
+ */
+const KNOWN_SHAPE_HEAD = [
+  /"choices"\s*:\s*\[\s*\{[^]*"(?:delta|message)"\s*:\s*\{/,
+  /"choices"\s*:\s*\[\s*\{[^]*"text"\s*:\s*"/,
+  /"type"\s*:\s*"(?:message_start|content_block_(?:start|delta)|response\.[a-z_.]+)"/,
+  /"candidates"\s*:\s*\[\s*\{/,
+  /"done"\s*:\s*(?:true|false)\b[^]*"model"\s*:|"model"\s*:[^]*"done"\s*:\s*(?:true|false)\b/,
+];
+
+/** True when the head opens like a JSON or SSE body in one of the known event shapes. */
+export function headShowsKnownShape(head: string): boolean {
+  const body = head.replace(/^\uFEFF?\s*/, '');
+  // Only a body framed as JSON or SSE (after comments and blank lines) qualifies.
+  if (!/^(?:[{[]|(?:(?:data|event|id|retry)[ \t]*:|:))/.test(body)) return false;
+  return KNOWN_SHAPE_HEAD.some((shape) => shape.test(body));
+}
+
 export const recognisers = {
   anthropicMessageJson: {
     id: 'anthropic-message-json',
@@ -238,7 +264,7 @@ export const recognisers = {
     detect: (probe) =>
       probe.contentType.includes('text/event-stream') &&
       (probe.head.includes('"chat.completion.chunk"') ||
-        /\/chat\/completions(?:$|\?)/.test(probe.url)),
+        /\/chat\/completions\/?(?:$|[?#])/.test(probe.url)),
   },
   openAiChatJson: {
     id: 'openai-chat-json',
@@ -276,6 +302,21 @@ export const recognisers = {
         probe.head.startsWith(ANTI_HIJACK_PREFIX) &&
         /\[\s*"wrb\.fr"\s*,\s*null\s*,/.test(probe.head)),
   },
+  /**
+   * The fallback (DESIGN.md §3.5): the answer to a chat-shaped request whatever
+   * its format, or a body whose head shows a known event shape. It reads known
+   * shapes by structure and guards everything else as generic JSON / SSE /
+   * NDJSON / text; a binary answer is reported and stopped. Media types are not
+   * answers' text and stay the page's own.
+   */
+  generic: {
+    id: 'generic',
+    format: 'generic',
+    framing: 'sniffed',
+    detect: (probe) =>
+      !MEDIA_TYPE.test(probe.contentType) &&
+      (probe.chatRequest === true || headShowsKnownShape(probe.head)),
+  },
 } satisfies Record<string, WireRecogniser>;
 
 /**
@@ -307,6 +348,7 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.anthropicMessageJson,
   recognisers.geminiApiJson,
   recognisers.ollamaJson,
+  recognisers.generic,
 ];
 
 /** The first recogniser that claims the response, if any. */

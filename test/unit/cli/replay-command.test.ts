@@ -178,7 +178,7 @@ describe('csg replay: a raw response body', () => {
   );
 
   it(
-    '--url lets an endpoint-only body be recognised; --format picks the adapter whose framing fits',
+    '--url names the adapter of an endpoint-only body; --format picks the adapter whose framing fits',
     async () => {
       // An Ollama `stream: false` answer: JSON that only its endpoint identifies.
       const body = JSON.stringify({
@@ -195,11 +195,13 @@ describe('csg replay: a raw response body', () => {
         runCsg(['replay', file, '--format', 'ollama']),
         runCsg(['replay', fixture(HAR), '--url', 'http://127.0.0.1:11434/api/chat']),
       ]);
-      expectUsageError(bare);
-      expect(bare.stderr).toBe('csg: cannot recognise the capture format; use --format\n');
+      // Without the URL its structure is enough (`model`, `message`, `done`: an Ollama line):
+      // the generic adapter reads it with the Ollama adapter (issue 18 §1).
+      expect(bare.code).toBe(0);
       expect(withUrl.code).toBe(0);
       expect(withUrl.out).toContain('Your key: [redacted:github-pat] (keep it).');
       expect(forced.out).toBe(withUrl.out);
+      expect(bare.out).toBe(withUrl.out);
       expectUsageError(onHar);
     },
     T,

@@ -73,6 +73,19 @@ describe('createGuardReporter', () => {
     );
   });
 
+  it('names the format a generic stream turned out to be in, from then on (issue 18 §1)', () => {
+    const { sent, reporter } = recorder();
+    const stream = reporter.openStream('in', 'generic');
+    const event = { type: 'error', message: 'm', at: 0, pack: 'p' } as const;
+    stream.guardEvents([event]);
+    stream.setFormat('openai-chat');
+    stream.guardEvents([event]);
+    expect(sent.map((m) => (m.type === 'guard-events' ? m.stream.format : ''))).toEqual([
+      'generic',
+      'openai-chat',
+    ]);
+  });
+
   it('sends holding only on transitions, clears it at the end, and ends once', () => {
     const { sent, reporter } = recorder();
     const stream = reporter.openStream('in', 'openai-chat');

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { kindPhrase, matchNoticeText } from '../../../src/content/notice-text.ts';
 import { handlePageMessage, type ReportSinks } from '../../../src/content/page-report-handler.ts';
 import type { GuardReport } from '../../../src/protocol/guard-reports.ts';
+import { UNDECODABLE_RULE } from '../../../src/core/wire/wire-event.ts';
 import type { Translate } from '../../../src/ui/i18n.ts';
 import { awsKeyId } from '../cli/synthetic-secrets.ts';
 
@@ -218,5 +219,29 @@ describe('handlePageMessage: memory writes (issue 5 §4)', () => {
       8000,
     );
     expect(notices).toEqual([]);
+  });
+});
+
+describe('handlePageMessage: an answer that could not be decoded (issue 18 §1)', () => {
+  it('says so in the page (the failure notice of the stream, so its end adds no other)', () => {
+    const { s, notices, reported } = sinks();
+    const undecodable = {
+      type: 'error',
+      rule: UNDECODABLE_RULE,
+      message: 'undecodable: binary',
+      at: 0,
+      pack: 'p@1',
+    } as const;
+    const generic = { ...stream, format: 'generic' };
+    handlePageMessage(
+      { v: 1, type: 'guard-events', stream: generic, events: [undecodable] },
+      s,
+      (key) => (key === 'notice_undecodable' ? 'Could not be decoded.' : translate(key)),
+      8000,
+    );
+    expect(reported).toEqual([
+      { to: 'background', type: 'guard-events', stream: generic, events: [undecodable] },
+    ]);
+    expect(notices).toEqual([{ key: 's1:failed', text: 'Could not be decoded.', tone: 'error' }]);
   });
 });

@@ -38,6 +38,15 @@ const valid: PageToBridge[] = [
     request: { url: probe.url, method: 'POST', contentType: 'application/json' },
     body: '{"messages":[]}',
   },
+  // Issue 18 §1: the answer to a chat-shaped request.
+  {
+    v: 1,
+    type: 'guard-open',
+    streamId: 'ab12',
+    kind: 'wire',
+    recogniser: 'generic',
+    probe: { ...probe, chatRequest: true },
+  },
 ];
 
 describe('parsePageMessage: valid messages', () => {
@@ -85,6 +94,7 @@ describe('parsePageMessage: malformed input is dropped', () => {
     ['probe missing', { ...valid[1], probe: undefined }],
     ['probe head not a string', { ...valid[1], probe: { ...probe, head: 1 } }],
     ['recogniser not a string', { ...valid[1], recogniser: 3 }],
+    ['chatRequest not a boolean', { ...valid[1], probe: { ...probe, chatRequest: 'yes' } }],
     ['request missing its method', { ...valid[7], request: { url: 'u', contentType: '' } }],
     ['request body not a string', { ...valid[7], body: {} }],
     ['request id with odd characters', { ...valid[7], requestId: 'r 1' }],

@@ -1,7 +1,8 @@
 /**
  * OpenAI Chat Completions (WIRE-FORMATS.md §7.1): SSE chunks with
- * `choices[i].delta.content` (also `refusal` and the `reasoning_content`
- * extension of DeepSeek/Qwen-compatible servers), `[DONE]` at the end. Tool-call
+ * `choices[i].delta.content` (a string, or an array of text parts), also
+ * `refusal`, the `reasoning_content` and `reasoning` extensions of compatible
+ * servers, and legacy `choices[i].text`; `[DONE]` at the end. Tool-call
  * deltas, usage chunks and every other field pass through untouched. The
  * non-streaming answer (`stream: false`) is the same adapter on a whole body.
  */
@@ -18,14 +19,64 @@ import {
 import type { RawFrame } from '../raw-frame.ts';
 import { type LocatedText, locatedJsonEvent } from '../located-text.ts';
 
-/** Guarded text fields of a streamed choice, and the channel each feeds. */
+/**
+ * Guarded string fields of a streamed delta (or an answer's message), and the
+ * channel each feeds. `reasoning_content` (DeepSeek, Qwen) and `reasoning`
+ * (OpenRouter, vLLM) are kept apart: a server may send both with the same
+ * text, and a page reads one of them.
+ */
 const DELTA_FIELDS = [
   ['content', 'choice'],
   ['refusal', 'refusal'],
   ['reasoning_content', 'reasoning'],
+  ['reasoning', 'reasoning-text'],
 ] as const;
 
 type Located = LocatedText;
+
+/**
+ * Text parts of `content` given as an array (Mistral and other compatible
+ * servers): `{"type":"text","text":…}` parts feed the choice's text,
+ * `{"type":"thinking","thinking":[{"text":…}]}` parts (or a string) its reasoning.
+ */
+function partSlots(
+  parts: unknown[],
+  base: (string | number)[],
+  index: number,
+  mode: 'delta',
+): Located[] {
+  const found: Located[] = [];
+  parts.forEach((part: unknown, j: number) => {
+    if (typeof part === 'string') {
+      found.push({ slot: { channel: `choice:${index}`, mode, text: part }, path: [...base, j] });
+      return;
+    }
+    if (!isRecord(part)) return;
+    if (typeof part.text === 'string') {
+      found.push({
+        slot: { channel: `choice:${index}`, mode, text: part.text },
+        path: [...base, j, 'text'],
+      });
+    }
+    const thinking = part.thinking;
+    if (typeof thinking === 'string') {
+      found.push({
+        slot: { channel: `reasoning-text:${index}`, mode, text: thinking },
+        path: [...base, j, 'thinking'],
+      });
+    } else if (Array.isArray(thinking)) {
+      thinking.forEach((inner: unknown, k: number) => {
+        if (isRecord(inner) && typeof inner.text === 'string') {
+          found.push({
+            slot: { channel: `reasoning-text:${index}`, mode, text: inner.text },
+            path: [...base, j, 'thinking', k, 'text'],
+          });
+        }
+      });
+    }
+  });
+  return found;
+}
 
 function choiceSlots(
   json: unknown,
@@ -36,9 +87,16 @@ function choiceSlots(
   const found: Located[] = [];
   json.choices.forEach((choice: unknown, k: number) => {
     if (!isRecord(choice)) return;
+    const index = typeof choice.index === 'number' ? choice.index : k;
+    // Legacy completions (`/v1/completions`, and servers that answer chat in that shape).
+    if (typeof choice.text === 'string') {
+      found.push({
+        slot: { channel: `choice:${index}`, mode, text: choice.text },
+        path: ['choices', k, 'text'],
+      });
+    }
     const body = choice[container];
     if (!isRecord(body)) return;
-    const index = typeof choice.index === 'number' ? choice.index : k;
     for (const [field, channel] of DELTA_FIELDS) {
       const text = body[field];
       if (typeof text === 'string') {
@@ -46,6 +104,9 @@ function choiceSlots(
           slot: { channel: `${channel}:${index}`, mode, text },
           path: ['choices', k, container, field],
         });
+      } else if (field === 'content' && Array.isArray(text)) {
+        // Parts are pieces of one text: joined as deltas (an echo would end it at the first).
+        found.push(...partSlots(text, ['choices', k, container, field], index, 'delta'));
       }
     }
   });

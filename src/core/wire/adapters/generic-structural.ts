@@ -1,0 +1,216 @@
+/**
+ * The generic structural adapter: for an answer in no format an adapter knows,
+ * every string value is guarded (DESIGN.md §3.5), with continuity per JSON
+ * path. Frames come from the structural framer (framing/structural-framer.ts):
+ * SSE events (their JSON data, or the data itself when it is not JSON), JSON
+ * values (a whole document, NDJSON lines), prefixed JSON lines (`0:"…"`) and
+ * plain text.
+ *
+ * Continuity: the strings found at one path (per SSE event name, per line
+ * prefix) form one guard stream, whatever frames they come in. Each new value
+ * at a path is read against the text seen there so far:
+ * - it extends that text (`"Hel"`, then `"Hello"`): a growing snapshot; the
+ *   new suffix is guarded and the frame carries the guarded whole;
+ * - it repeats it exactly (an id, a model name, a status): the path's text is
+ *   complete, so its guard stream ends (whatever it held is decided now, and a
+ *   constant field never holds the answer back); should the path grow later,
+ *   its next value is guarded whole, as a fresh stream;
+ * - anything else: the next piece of the text (a delta), joined to the rest.
+ *
+ * Re-serialisation: only the string literals whose guarded text differs are
+ * replaced (`JSON.stringify`), every other byte stays; a frame whose texts are
+ * unchanged is re-emitted byte for byte by the rewriter. Object keys are names,
+ * not text, and are not guarded. A frame that cannot be read as JSON (a cut
+ * line, a stray word) is guarded as text, on the body's text stream.
+ */
+import { type JsonStringAt, scanJsonStrings, spliceJsonStrings } from '../json-string-scan.ts';
+import type { RawFrame } from '../raw-frame.ts';
+import { isShapedFrame } from '../framing/structural-framer.ts';
+import { type AdapterSession, type TextSlot, type WireEvent, passThrough } from '../wire-event.ts';
+
+/** The channel of a body's plain text (text frames, unreadable lines). */
+export const TEXT_CHANNEL = 'text';
+
+interface PathState {
+  /** The current guard stream of this path (a new one after the path's text ended). */
+  channel: string;
+  generation: number;
+  /** The text the guard stream has been fed (the rewriter's ledger holds the same). */
+  seen: string;
+  ended: boolean;
+}
+
+/** JSON Pointer of a path (RFC 6901): `/choices/0/delta/content`. */
+export function pointerOf(path: readonly (string | number)[]): string {
+  return path.map((k) => `/${String(k).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+}
+
+/** Classifies each value at a path against the path's text so far (see the module comment). */
+export class PathContinuity {
+  private readonly paths = new Map<string, PathState>();
+
+  slot(key: string, value: string): TextSlot {
+    let state = this.paths.get(key);
+    if (state === undefined) {
+      state = { channel: key, generation: 0, seen: '', ended: false };
+      this.paths.set(key, state);
+    }
+    if (state.ended) {
+      if (value === state.seen) return { channel: state.channel, mode: 'echo', text: value };
+      // The path changed after it looked complete: a fresh guard stream, fed the value whole.
+      state.generation++;
+      state.channel = `${key}#${state.generation}`;
+      state.ended = false;
+      state.seen = value;
+      return { channel: state.channel, mode: 'snapshot', text: value };
+    }
+    if (state.seen.length > 0 && value === state.seen) {
+      state.ended = true;
+      return { channel: state.channel, mode: 'echo', text: value };
+    }
+    if (state.seen.length > 0 && value.length > state.seen.length && value.startsWith(state.seen)) {
+      state.seen = value;
+      return { channel: state.channel, mode: 'snapshot', text: value };
+    }
+    state.seen += value;
+    return { channel: state.channel, mode: 'delta', text: value };
+  }
+
+  /** Ends every guard stream still open (at `[DONE]`); returns their channels. */
+  endAll(): string[] {
+    const open = [...this.paths.values()].filter((s) => !s.ended);
+    for (const state of open) state.ended = true;
+    return open.map((s) => s.channel);
+  }
+}
+
+/** An SSE frame's data lines, joined as the SSE parser joins them, and how to put new data back. */
+function sseDataLines(raw: string): { data: string; render(data: string): string } | undefined {
+  const lines: { text: string; end: string }[] = [];
+  for (const m of raw.matchAll(/([^\r\n]*)(\r\n|\r|\n|$)/g)) {
+    if (m[0] === '') break;
+    lines.push({ text: m[1] ?? '', end: m[2] ?? '' });
+  }
+  const prefixOf = (text: string) => (text.startsWith('data: ') ? 'data: ' : 'data:');
+  const dataLines = lines.filter((l) => l.text.startsWith('data:'));
+  if (dataLines.length === 0) return undefined;
+  const data = dataLines.map((l) => l.text.slice(prefixOf(l.text).length)).join('\n');
+  return {
+    data,
+    render(next) {
+      const parts = next.split('\n');
+      if (parts.length !== dataLines.length) throw new Error('data line count changed');
+      let k = 0;
+      return lines
+        .map((l) =>
+          l.text.startsWith('data:')
+            ? prefixOf(l.text) + (parts[k++] as string) + l.end
+            : l.text + l.end,
+        )
+        .join('');
+    },
+  };
+}
+
+export interface GenericSession extends AdapterSession {
+  /** True when `event` came from this session (the structural session routes `emitted`). */
+  owns(event: WireEvent): boolean;
+}
+
+export function genericSession(): GenericSession {
+  const paths = new PathContinuity();
+  const mine = new WeakSet<WireEvent>();
+  let sent = false;
+  /** The JSON values decoded: a lone document is answered on a block before anything was sent. */
+  let lastJson: WireEvent | undefined;
+  let jsonValues = 0;
+
+  const own = (event: WireEvent): WireEvent => {
+    mine.add(event);
+    return event;
+  };
+
+  /** Slots for the strings of a JSON text, rendered back into `wrap`. */
+  const jsonEvent = (
+    frame: RawFrame,
+    scope: string,
+    strings: JsonStringAt[],
+    json: string,
+    wrap: (json: string) => string,
+  ): WireEvent =>
+    own({
+      frame,
+      slots: strings.map((s) => paths.slot(scope + pointerOf(s.path), s.value)),
+      render: (texts) => wrap(spliceJsonStrings(json, strings, texts)),
+    });
+
+  const textEvent = (frame: RawFrame, slot: TextSlot, render: (text: string) => string) =>
+    own({
+      frame,
+      slots: slot.text.length > 0 || slot.mode !== 'delta' ? [slot] : [],
+      render: (texts) => render(texts[0] as string),
+    });
+
+  /** The frame's bytes are the text (plain text, a line that is not JSON). */
+  const asText = (frame: RawFrame) =>
+    textEvent(frame, { channel: TEXT_CHANNEL, mode: 'delta', text: frame.raw }, (text) => text);
+
+  const decodeSse = (frame: RawFrame): WireEvent => {
+    if (frame.sse === undefined) return own(passThrough(frame));
+    const lines = sseDataLines(frame.raw);
+    // The parser's data must be what the lines hold, or the frame cannot be rewritten in place.
+    if (lines === undefined || lines.data !== frame.sse.data) return asText(frame);
+    const scope = `sse:${frame.sse.event ?? 'message'}`;
+    if (lines.data.trim() === '[DONE]') return own({ ...passThrough(frame), ends: paths.endAll() });
+    const strings = scanJsonStrings(lines.data);
+    if (strings === null) {
+      // Not JSON: the data itself is the text.
+      return textEvent(frame, paths.slot(`${scope}#data`, lines.data), (text) =>
+        lines.render(text),
+      );
+    }
+    return jsonEvent(frame, scope, strings, lines.data, (json) => lines.render(json));
+  };
+
+  const decodeJson = (frame: RawFrame, scope: string, lead: string): WireEvent => {
+    const payload = frame.payload ?? '';
+    const strings = scanJsonStrings(payload);
+    if (strings === null) return asText(frame);
+    const trail = frame.raw.slice(lead.length + payload.length);
+    const event = jsonEvent(frame, scope, strings, payload, (json) => lead + json + trail);
+    lastJson = event;
+    jsonValues++;
+    return event;
+  };
+
+  return {
+    decode(frame) {
+      if (!isShapedFrame(frame)) return asText(frame);
+      switch (frame.shape) {
+        case 'sse':
+          return decodeSse(frame);
+        case 'json':
+          return decodeJson(frame, 'json', frame.lead ?? '');
+        case 'prefixed':
+          return decodeJson(frame, `line:${frame.lead ?? ''}`, frame.lead ?? '');
+        case 'space':
+          return own(passThrough(frame));
+        case 'text':
+        case 'binary':
+          return asText(frame);
+      }
+    },
+    owns: (event) => mine.has(event),
+    emitted() {
+      sent = true;
+    },
+    // Blocked before anything went out: a lone JSON document goes out with every string
+    // emptied (still valid JSON, nothing unguarded); any other body just ends.
+    blockEnding() {
+      if (sent || jsonValues !== 1 || lastJson === undefined || lastJson.slots.length === 0) {
+        return '';
+      }
+      return lastJson.render(lastJson.slots.map(() => ''));
+    },
+  };
+}
