@@ -9,26 +9,46 @@
  * nearly every text has none, and then every query is one comparison.
  */
 export class HiddenRanges {
-  /** Flat pairs [from0, to0, from1, to1, …], sorted; `to` exclusive. */
-  private ranges: number[] = [];
+  /** Units hidden from every match: invisible code points, `*`, backticks, `<!--`. */
+  readonly all = new IntervalList();
   /**
-   * Comment content: hidden only from a match that was being read before the
-   * run began (it reads across the comment); a match can also begin inside it,
-   * since a renderer that shows comments as text shows what they hold.
+   * HTML comment content (up to and with its `-->`): hidden from a match that
+   * was being read before the comment began (it reads across it), but a match
+   * can also begin inside it, since a renderer that shows comments as text shows
+   * what they hold.
    */
-  readonly content: HiddenRanges | null;
-
-  constructor(withContent = true) {
-    this.content = withContent ? new HiddenRanges(false) : null;
-  }
+  readonly content = new IntervalList();
+  /** Both: what the keyword automaton that reads across comments never sees. */
+  readonly union = new IntervalList();
 
   get isEmpty(): boolean {
-    return this.ranges.length === 0 && (this.content === null || this.content.isEmpty);
+    return this.union.isEmpty;
   }
 
-  /** Marks [from, to) as comment content (see `content`). */
+  add(from: number, to: number): void {
+    this.all.add(from, to);
+    this.union.add(from, to);
+  }
+
   addContent(from: number, to: number): void {
-    this.content?.add(from, to);
+    this.content.add(from, to);
+    this.union.add(from, to);
+  }
+
+  trimBefore(at: number): void {
+    this.all.trimBefore(at);
+    this.content.trimBefore(at);
+    this.union.trimBefore(at);
+  }
+}
+
+/** Sorted, disjoint, non-touching intervals of absolute offsets. */
+export class IntervalList {
+  /** Flat pairs [from0, to0, from1, to1, …], sorted; `to` exclusive. */
+  private ranges: number[] = [];
+
+  get isEmpty(): boolean {
+    return this.ranges.length === 0;
   }
 
   /** Marks [from, to) hidden; `from` is at or after every range added so far. */
@@ -102,7 +122,6 @@ export class HiddenRanges {
 
   /** Forgets ranges that end at or before `at`. */
   trimBefore(at: number): void {
-    this.content?.trimBefore(at);
     let k = 0;
     while (k < this.ranges.length && (this.ranges[k + 1] as number) <= at) k += 2;
     if (k > 0) this.ranges.splice(0, k);

@@ -19,9 +19,40 @@ import { NAMED_REFERENCES } from './named-references.ts';
 /** Longest reference read: `&#x10FFFF;` and `&#1114111;` are 10 units; names are shorter. */
 const REFERENCE_MAX = 12;
 
-/** Units that can start something this decoder rewrites or hides (the fast path's test). */
-const SPECIAL =
-  /[&<*`\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFF8\uDB40-\uDB43]/;
+/**
+ * Default-ignorable code points of the BMP (Unicode DerivedCoreProperties) that
+ * render as nothing, `*` and the backtick, and the high surrogates of plane 14
+ * (tags, variation selectors supplement): inclusive ranges.
+ */
+const HIDDEN_RANGES: readonly (readonly [number, number])[] = [
+  [0x2a, 0x2a],
+  [0x60, 0x60],
+  [0xad, 0xad],
+  [0x34f, 0x34f],
+  [0x61c, 0x61c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xfff0, 0xfff8],
+  [0xdb40, 0xdb43],
+];
+
+const escape = (u: number): string => `\\u${u.toString(16).padStart(4, '0')}`;
+
+/**
+ * Units that can start something this decoder rewrites or hides (the fast
+ * path's test). Built from the ranges: several are combining or joining marks
+ * that a regular expression literal would show misleadingly.
+ */
+const SPECIAL_SOURCE = `[&<${HIDDEN_RANGES.map(([a, b]) => (a === b ? escape(a) : `${escape(a)}-${escape(b)}`)).join('')}]`;
+const SPECIAL = new RegExp(SPECIAL_SOURCE);
 
 /**
  * Default-ignorable code points (Unicode DerivedCoreProperties) of the BMP that
@@ -180,7 +211,7 @@ export class RenderedView {
     let viewAt = this.text.end;
     let rawAt = this.rawDone;
     let i = 0;
-    const special = new RegExp(SPECIAL.source, 'g');
+    const special = new RegExp(SPECIAL_SOURCE, 'g');
     while (i < s.length) {
       const u = s.charCodeAt(i);
       if (this.inComment) {

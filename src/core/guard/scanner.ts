@@ -169,6 +169,8 @@ export class Scanner {
   private readonly spans: boolean;
   private readonly onSpan: (span: Candidate) => void;
   private readonly hidden: HiddenRanges | null;
+  /** The keyword automaton's node inside the comment content being read (stepContent). */
+  private innerNode = 0;
 
   constructor(
     private readonly rules: readonly ScanRule[],
@@ -238,9 +240,10 @@ export class Scanner {
       let limit = to;
       const hidden = this.hidden;
       if (hidden !== null && !hidden.isEmpty) {
-        const h = hidden.nextFrom(this.cursor);
+        const h = hidden.union.nextFrom(this.cursor);
         if (h === this.cursor) {
-          this.skipHidden(Math.min(to, hidden.runEnd(h)));
+          if (hidden.content.has(h)) this.stepContent(Math.min(to, hidden.content.runEnd(h)));
+          else this.skipHidden(Math.min(to, hidden.all.runEnd(h)));
           continue;
         }
         limit = Math.min(to, h);
@@ -279,6 +282,58 @@ export class Scanner {
   }
 
   /**
+   * Reads HTML comment content up to `to` (hidden-ranges.ts): threads that began
+   * before the comment pass over it, as does the keyword automaton that reads
+   * across it; a second automaton reads the content itself, so a secret written
+   * inside a comment is found too. Comments are rare: one unit at a time.
+   */
+  private stepContent(to: number): void {
+    const content = (this.hidden as HiddenRanges).content;
+    const { classOf, classCount } = this.alphabet;
+    const ac = this.keywords;
+    const runStart = content.runStartBefore(content.runEnd(this.cursor));
+    if (!content.has(this.cursor - 1)) this.innerNode = 0;
+    const threads = this.threads;
+    for (let p = this.cursor; p < to; p++) {
+      const unit = this.input.unitAt(p);
+      const g = classOf[unit] as number;
+      let kept = 0;
+      for (const t of threads) {
+        if (t.start < runStart) {
+          t.skipped++;
+          if (p + 1 - t.start > t.maxLength * HIDDEN_STRETCH) this.finishThread(t);
+          else threads[kept++] = t;
+        } else if (this.advanceThread(t, p, g)) {
+          threads[kept++] = t;
+        }
+      }
+      threads.length = kept;
+      if (ac !== null) {
+        const sym = ac.symbolOf[unit] as number;
+        const node = sym === 0 ? 0 : (ac.goto[this.innerNode * ac.symbols + sym] as number);
+        this.innerNode = node;
+        if (ac.hasOutput[node] === 1) {
+          for (const hit of ac.outputs[node] as KeywordHit[]) {
+            this.spawn(hit.rule, p + 1 - hit.length, p, true);
+          }
+        }
+      }
+      if (this.startsAny[g] === 1) {
+        const prev = this.kindOfUnitBefore(p);
+        const starters = this.startersAfter[prev * classCount + g];
+        if (starters !== undefined) for (const r of starters) this.spawn(r, p, p, true);
+      }
+      if (threads.length > 1) this.mergeThreads();
+      this.cursor = p + 1;
+      if (this.cursor > this.frontier) this.frontier = this.cursor;
+      if (this.candidates.length > 0) {
+        this.tryCommit();
+        return;
+      }
+    }
+  }
+
+  /**
    * Steps unit by unit while something is live: until `to`, until a candidate
    * appears (it may commit, which moves the cursor back) or until nothing is
    * live (the quiet path takes over). The tables are read into locals once.
@@ -298,26 +353,15 @@ export class Scanner {
     let p = this.cursor;
     // The kind of the unit before `p`, carried along instead of read back.
     let prevKind: number = this.kindBefore(p);
-    const content = this.hidden?.content;
-    const readsContent = content !== undefined && content !== null && !content.isEmpty;
     while (p < to) {
       const unit = text.charCodeAt(p - base);
       const g = classOf[unit] as number;
-      // 1. Advance live threads. Inside comment content, those that began before it read
-      // across it (hidden-ranges.ts).
+      // 1. Advance live threads.
       const live = threads.length;
       if (live > 0) {
-        const contentFrom =
-          readsContent && content.has(p) ? content.runStartBefore(content.runEnd(p)) : p + 1;
         let kept = 0;
         for (let i = 0; i < live; i++) {
           const t = threads[i] as Thread;
-          if (contentFrom <= p && t.start < contentFrom) {
-            t.skipped++;
-            if (p + 1 - t.start > t.maxLength * HIDDEN_STRETCH) this.finishThread(t);
-            else threads[kept++] = t;
-            continue;
-          }
           if (this.advanceThread(t, p, g)) threads[kept++] = t;
         }
         while (threads.length > kept) threads.pop();
@@ -472,7 +516,12 @@ export class Scanner {
    * owner that changes text must hold back from there on (the minimal hold).
    */
   holdFrom(): number {
-    return this.livePartialKeywordStart(this.liveFrom());
+    return this.livePartialKeywordStart(this.livePartialKeywordStart(this.liveFrom()), true);
+  }
+
+  /** Whether the comment-content automaton is inside a run that more input may continue. */
+  private get innerLive(): boolean {
+    return this.innerNode !== 0 && this.hidden !== null && this.hidden.content.has(this.cursor - 1);
   }
 
   /** The hold from live threads and candidates only (partial keywords aside). */
@@ -491,8 +540,13 @@ export class Scanner {
   needFrom(holdBound: number = this.liveFrom()): number {
     // A live partial keyword starts after `cursor - depth - 1`, so it never lowers the result:
     // the default bound leaves it out (it is the costly part of the hold).
-    const depth = this.keywords === null ? 0 : (this.keywords.depth[this.acNode] as number);
-    return Math.max(0, Math.min(holdBound, this.unitsBack(this.cursor, depth + 1)));
+    const ac = this.keywords;
+    const depth = ac === null ? 0 : (ac.depth[this.acNode] as number);
+    let need = Math.min(holdBound, this.unitsBack(this.cursor, depth + 1));
+    if (ac !== null && this.innerLive) {
+      need = Math.min(need, this.cursor - (ac.depth[this.innerNode] as number) - 1);
+    }
+    return Math.max(0, need);
   }
 
   /** Steps one thread over the unit at `p`; false when the thread is finished. */
@@ -526,7 +580,7 @@ export class Scanner {
    * `last`. It runs in the scratch thread first: most spawns end within their
    * first units, and only survivors are allocated.
    */
-  private spawn(r: number, start: number, last: number): void {
+  private spawn(r: number, start: number, last: number, inComment = false): void {
     const rule = this.rules[r] as ScanRule;
     const t = this.scratch;
     t.rule = r;
@@ -535,7 +589,7 @@ export class Scanner {
     t.maxLength = rule.maxLength;
     t.acceptEnd = -1;
     t.skipped = 0;
-    t.state = rule.dfa.start(this.kindBefore(start));
+    t.state = rule.dfa.start(inComment ? this.kindOfUnitBefore(start) : this.kindBefore(start));
     if (t.state === DEAD) return;
     const classOf = this.alphabet.classOf;
     for (let q = start; q <= last; q++) {
@@ -673,32 +727,38 @@ export class Scanner {
    * not examined: with 4-unit chunks this runs per chunk, and replaying every
    * rule a common prefix extends was a fifth of the time.
    */
-  private livePartialKeywordStart(bound: number): number {
+  private livePartialKeywordStart(bound: number, inner = false): number {
     const ac = this.keywords;
     if (ac === null) return bound;
+    if (inner && !this.innerLive) return bound;
     const memo = this.partialLive as PartialMemo;
     // Down the failure chain the partial keywords get shorter: starts only increase.
-    for (let node = this.acNode; node !== 0; node = ac.fail[node] as number) {
-      const start = this.unitsBack(this.cursor, ac.depth[node] as number);
+    for (
+      let node = inner ? this.innerNode : this.acNode;
+      node !== 0;
+      node = ac.fail[node] as number
+    ) {
+      const depth = ac.depth[node] as number;
+      const start = inner ? this.cursor - depth : this.unitsBack(this.cursor, depth);
       if (start >= bound) return bound;
       // The verdict depends only on the node, the kind of unit before and the units themselves.
-      const kind = this.kindBefore(start);
-      const caseBits = this.asciiCaseBits(start);
+      const kind = inner ? this.kindOfUnitBefore(start) : this.kindBefore(start);
+      const caseBits = inner ? -1 : this.asciiCaseBits(start);
       let live: boolean | undefined;
       if (caseBits >= 0) {
         // ASCII units are fixed by the node's folded string and which of them are capitals.
         const key = (node * KIND_COUNT + kind) * ASCII_KEY_SPAN + caseBits;
         live = memo.ascii.get(key);
         if (live === undefined) {
-          live = this.partialKeywordLive(node, start, kind);
+          live = this.partialKeywordLive(node, start, kind, false);
           if (memo.ascii.size >= PARTIAL_MEMO_LIMIT) memo.ascii.clear();
           memo.ascii.set(key, live);
         }
       } else {
-        const key = `${node}|${kind}|${this.input.slice(start, this.cursor)}`;
+        const key = `${node}|${kind}|${inner ? 1 : 0}|${this.input.slice(start, this.cursor)}`;
         live = memo.other.get(key);
         if (live === undefined) {
-          live = this.partialKeywordLive(node, start, kind);
+          live = this.partialKeywordLive(node, start, kind, inner);
           if (memo.other.size >= PARTIAL_MEMO_LIMIT) memo.other.clear();
           memo.other.set(key, live);
         }
@@ -714,7 +774,7 @@ export class Scanner {
    */
   private asciiCaseBits(start: number): number {
     if (this.cursor - start > ASCII_KEY_BITS) return -1;
-    if (this.hidden !== null && this.hidden.nextFrom(start) < this.cursor) return -1;
+    if (this.hidden !== null && this.hidden.union.nextFrom(start) < this.cursor) return -1;
     let bits = 0;
     for (let q = start; q < this.cursor; q++) {
       const unit = this.input.unitAt(q);
@@ -724,8 +784,11 @@ export class Scanner {
     return bits;
   }
 
-  /** Whether a rule with a keyword extending `node` can continue the text from `start`. */
-  private partialKeywordLive(node: number, start: number, kind: UnitKind): boolean {
+  /**
+   * Whether a rule with a keyword extending `node` can continue the text from
+   * `start` (`inner`: as comment content is read, hidden units and all).
+   */
+  private partialKeywordLive(node: number, start: number, kind: UnitKind, inner: boolean): boolean {
     const ac = this.keywords as KeywordAutomaton;
     const classOf = this.alphabet.classOf;
     for (const r of ac.extendingRules[node] ?? []) {
@@ -733,7 +796,7 @@ export class Scanner {
       let state = rule.dfa.start(kind);
       let read = 0;
       for (let q = start; q < this.cursor && state !== DEAD; q++) {
-        if (this.hidden !== null && this.hidden.has(q)) continue;
+        if (!inner && this.hidden !== null && this.hidden.union.has(q)) continue;
         state = rule.dfa.step(state, classOf[this.input.unitAt(q)] as number) >> 1;
         read++;
       }
@@ -746,26 +809,22 @@ export class Scanner {
 
   /** The offset `count` read units before `at` (hidden units are not read). */
   private unitsBack(at: number, count: number): number {
-    return this.hidden === null ? at - count : this.hidden.visibleBack(at, count);
+    return this.hidden === null ? at - count : this.hidden.union.visibleBack(at, count);
   }
 
   /** Whether a thread that began at `start` passes over the unit at `q` (hidden from it). */
   private threadSkips(start: number, q: number): boolean {
     const hidden = this.hidden as HiddenRanges;
-    if (hidden.has(q)) return true;
+    if (hidden.all.has(q)) return true;
     const content = hidden.content;
-    if (content === null || !content.has(q)) return false;
+    if (!content.has(q)) return false;
     return start < content.runStartBefore(content.runEnd(q));
   }
 
   /** The text of [from, to) as this scanner's rules read it: hidden units left out. */
   visibleText(from: number, to: number): string {
-    const hidden = this.hidden;
-    if (hidden === null || hidden.nextFrom(from) >= to) {
-      const content = hidden?.content;
-      if (content === undefined || content === null || content.nextFrom(from) >= to) {
-        return this.input.slice(from, to);
-      }
+    if (this.hidden === null || this.hidden.union.nextFrom(from) >= to) {
+      return this.input.slice(from, to);
     }
     let out = '';
     for (let q = from; q < to; q++) {
@@ -783,9 +842,19 @@ export class Scanner {
     return at;
   }
 
+  /** The kind of the unit just before `at`, hidden or not (comment content is read as written). */
+  private kindOfUnitBefore(at: number): UnitKind {
+    const unit = this.input.unitBefore(at);
+    return unit < 0
+      ? UnitKind.Edge
+      : (this.alphabet.kind[this.alphabet.classOf[unit] as number] as UnitKind);
+  }
+
   private kindBefore(at: number): UnitKind {
     // What a person sees before `at`: the unit before any hidden run that ends there.
-    const unit = this.input.unitBefore(this.hidden === null ? at : this.hidden.runStartBefore(at));
+    const unit = this.input.unitBefore(
+      this.hidden === null ? at : this.hidden.union.runStartBefore(at),
+    );
     return unit < 0
       ? UnitKind.Edge
       : (this.alphabet.kind[this.alphabet.classOf[unit] as number] as UnitKind);

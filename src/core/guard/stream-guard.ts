@@ -420,7 +420,7 @@ export class StreamGuard {
     let at = c.at;
     let ended = final;
     while (at < view.end) {
-      if (c.seen && this.view.hidden.has(at)) {
+      if (c.seen && this.view.hidden.all.has(at)) {
         at++;
         continue;
       }
