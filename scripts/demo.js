@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run demo [-- --headless] [-- --no-build] [-- --port N]`
 //
-// Builds the extension, starts the local mock chat on 127.0.0.1 and opens it in Chromium
-// with the extension loaded.
+// Finds or installs Chromium (scripts/ensure-browsers.js), builds the extension, starts the
+// local mock chat on 127.0.0.1 and opens it in Chromium with the extension loaded.
 // - Without a display (no DISPLAY) or with --headless: tours the demo headless (asks the
 //   Markdown chat's scripted attacks (secret, exfil, invisible, injection), reloads a
 //   poisoned saved conversation, uses the pages built on the `openai` and
@@ -26,6 +26,12 @@ function fail(message) {
   console.error(`demo: ${message}`);
   process.exit(1);
 }
+
+// Chromium first: on a machine without it, install it or stop in the first seconds with the
+// one line to run (scripts/ensure-browsers.js), before the build.
+const ensureBrowsers = join(root, 'scripts', 'ensure-browsers.js');
+const browsers = spawnSync(process.execPath, [ensureBrowsers, 'chromium'], { stdio: 'inherit' });
+if (browsers.status !== 0) process.exit(browsers.status ?? 1);
 
 if (!args.includes('--no-build')) {
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });

@@ -14,6 +14,7 @@ import { writeFileSync } from 'node:fs';
 import type { OutgoingFinding } from '../core/outgoing/outgoing-dlp.ts';
 import type { ProjectionChange } from '../core/outgoing/project-history.ts';
 import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
+import { loadBuiltinPack } from './builtin-pack.ts';
 import { type FlagSpec, flagValue, parseArguments } from './cli-arguments.ts';
 import { fileErrorMessage } from './file-error-message.ts';
 import { outgoingHelp } from './help-text.ts';
@@ -104,10 +105,7 @@ export async function outgoingCommand(argv: readonly string[]): Promise<number> 
   const { RULE_KINDS } = await import('../core/rules/rule.ts');
   const policy = parsePolicy(flagValue(args, 'policy'), RULE_KINDS);
   const rulesPath = flagValue(args, 'rules');
-  const pack =
-    rulesPath === undefined
-      ? (await import('../core/rules/builtin-packs.ts')).getCorePack()
-      : await loadPackFile(rulesPath);
+  const pack = rulesPath === undefined ? await loadBuiltinPack() : await loadPackFile(rulesPath);
   const labels = await loadLabels(flagValue(args, 'labels'));
   const marksPath = flagValue(args, 'reference-only');
   const marks = marksPath === undefined ? [] : await readReferenceMarks(marksPath);

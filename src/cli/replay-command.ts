@@ -31,6 +31,7 @@ import { adapterByFormat, detectAdapter, wireAdapters } from '../core/wire/adapt
 import { captureProbe } from '../core/wire/capture-format.ts';
 import { type ReplayOutcome, replayBody } from '../core/wire/replay-body.ts';
 import type { Framing, WireAdapter, WireFormat, WireProbe } from '../core/wire/wire-event.ts';
+import { loadBuiltinPack } from './builtin-pack.ts';
 import { type FlagSpec, flagValue, parseArguments } from './cli-arguments.ts';
 import { compareChunkings, comparisonLine } from './chunking-comparison.ts';
 import { eventRecord } from './event-record.ts';
@@ -203,9 +204,7 @@ export async function replayCommand(argv: readonly string[]): Promise<number> {
   const format = parseFormat(flagValue(args, 'format'));
   const rulesPath = flagValue(args, 'rules');
   const pack: CompiledPack =
-    rulesPath === undefined
-      ? (await import('../core/rules/builtin-packs.ts')).getCorePack()
-      : await loadPackFile(rulesPath);
+    rulesPath === undefined ? await loadBuiltinPack() : await loadPackFile(rulesPath);
   const eventsPath = flagValue(args, 'events');
   const eventsFile = eventsPath === undefined ? null : new ReplayEventsFile(eventsPath);
   try {

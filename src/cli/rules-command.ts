@@ -6,6 +6,7 @@
 import { checkPack } from '../core/rules/check-pack.ts';
 import type { CompiledPack, CompiledRule } from '../core/rules/compile-pack.ts';
 import { formatProblem } from '../core/rules/validate-pack.ts';
+import { loadBuiltinPack } from './builtin-pack.ts';
 import { type FlagSpec, flagValue, parseArguments } from './cli-arguments.ts';
 import { rulesHelp } from './help-text.ts';
 import { invalidPackMessage, loadPackFile, readPackJson } from './pack-file.ts';
@@ -62,10 +63,7 @@ async function listCommand(argv: readonly string[]): Promise<number> {
     throw new UsageError('give the pack once: as PACK or as --rules PACK');
   }
   const path = positional ?? option;
-  const pack =
-    path === undefined
-      ? (await import('../core/rules/builtin-packs.ts')).getCorePack()
-      : await loadPackFile(path);
+  const pack = path === undefined ? await loadBuiltinPack() : await loadPackFile(path);
   process.stdout.write(
     args.flags.has('json')
       ? JSON.stringify(pack.rules.map(ruleRecord), null, 2) + '\n'

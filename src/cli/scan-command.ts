@@ -12,6 +12,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { StreamGuard } from '../core/guard/stream-guard.ts';
 import type { GuardEvent } from '../core/guard/guard-event.ts';
+import { loadBuiltinPack } from './builtin-pack.ts';
 import { type FlagSpec, flagValue, parseArguments } from './cli-arguments.ts';
 import { eventRecord } from './event-record.ts';
 import { fileErrorMessage } from './file-error-message.ts';
@@ -66,10 +67,7 @@ export async function scanCommand(argv: readonly string[]): Promise<number> {
   }
   const rulesPath = flagValue(args, 'rules');
   // Outgoing text uses the same pack until the outgoing policy exists (issue 5).
-  const pack =
-    rulesPath === undefined
-      ? (await import('../core/rules/builtin-packs.ts')).getCorePack()
-      : await loadPackFile(rulesPath);
+  const pack = rulesPath === undefined ? await loadBuiltinPack() : await loadPackFile(rulesPath);
   const source = await openInputSource(args.positionals[0]);
   const eventsPath = flagValue(args, 'events');
   const eventsFile = eventsPath === undefined ? null : new EventsFile(eventsPath);
