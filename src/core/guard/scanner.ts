@@ -1,14 +1,21 @@
 /**
- * The streaming matcher: finds the leftmost-longest, non-overlapping matches of
- * a set of rules in a text that arrives one code unit at a time, and knows at
- * every moment the earliest position that could still be part of a match.
+ * The streaming matcher: finds the matches of a set of rules in a text that
+ * arrives one code unit at a time, and knows at every moment the earliest
+ * position that could still be part of a match. Two modes (ScannerOptions):
  *
- * Semantics (a function of the text alone, so chunking cannot change it,
- * DESIGN.md §3.1): scanning left to right, the next match is the one with the
- * earliest start; among those, the longest; among equal spans, the rule listed
- * first. A rule's candidate at a start is its longest accepted span there; the
- * rule's validator and allow-list then decide whether it counts (if not, that
- * start yields nothing for that rule). After a match, scanning resumes at its end.
+ * - `spans` (text-changing rules, DESIGN.md §3.10): every rule's longest
+ *   accepted span at every start is reported as soon as it is decided,
+ *   overlapping ones included; the owner merges them (redaction-spans.ts), so
+ *   no redaction ends inside a secret another rule covers. With hidden ranges
+ *   (rendered-view.ts) the rules read the text as a person sees it.
+ * - `leftmost` (flag rules): scanning left to right, the next match is the one
+ *   with the earliest start; among those, the longest; among equal spans, the
+ *   rule listed first. After a match, scanning resumes at its end.
+ *
+ * Either way a function of the text alone, so chunking cannot change it
+ * (DESIGN.md §3.1). A rule's candidate at a start is its longest accepted span
+ * there; the rule's validator and allow-list then decide whether it counts (if
+ * not, that start yields nothing for that rule).
  *
  * How: each rule has an anchored lazy DFA. A *thread* is one candidate start of
  * one rule with its DFA state. Keyword rules spawn threads only where the
@@ -16,11 +23,11 @@
  * unit can occur after the unit before it (so a `\b[A-Za-z0-9]` rule starts at
  * word starts only, not at every letter). Two threads of one rule in the same
  * state have the same future, so the later one is dropped unless it already saw
- * an accept or the rule validates (then the starts differ in outcome). A
- * candidate is committed once no live thread and no partial keyword starts at
- * or before it; then everything restarts at the match end and the retained
- * text after it is scanned again, which is bounded by the longest rule (no
- * O(n²) rescans).
+ * an accept or the rule validates (then the starts differ in outcome). In
+ * `leftmost` mode a candidate is committed once no live thread and no partial
+ * keyword starts at or before it; then everything restarts at the match end and
+ * the retained text after it is scanned again, which is bounded by the longest
+ * rule (no O(n²) rescans). In `spans` mode nothing restarts.
  */
 import { runToEnd } from './run-to-end.ts';
 import type { Alphabet } from '../regex/alphabet.ts';
