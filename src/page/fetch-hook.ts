@@ -90,6 +90,12 @@ export interface FetchHookOptions {
     input: RequestInfo | URL,
     init: RequestInit | undefined,
   ) => Promise<Parameters<typeof fetch>> | undefined;
+  /**
+   * Issue 18 §1: whether the request looks like a chat request (chat-request-probe.ts),
+   * asked before it is sent. Its answer's probe then says so (`WireProbe.chatRequest`),
+   * so the generic adapter guards it even when no adapter claims it.
+   */
+  chatRequest?: (input: RequestInfo | URL, init: RequestInit | undefined) => Promise<boolean>;
 }
 
 const DEFAULT_PATH_SUFFIX = '/api/chat';
@@ -186,7 +192,12 @@ export function installFetchHook(
   };
 
   /** The Response the page gets for `response`. Throws only from decision logic. */
-  const decide = async (response: Response, request: RequestFacts): Promise<Response> => {
+  const decide = async (
+    response: Response,
+    request: RequestFacts,
+    chat?: Promise<boolean>,
+  ): Promise<Response> => {
+    const chatRequest = chat === undefined ? false : await chat;
     if (response.body === null) return response;
     if (plainTextGuard && request.plainTextEndpoint && isGuardedResponse(response)) {
       stats.plainTextGuarded++;
@@ -207,6 +218,7 @@ export function installFetchHook(
       method: request.method,
       contentType,
       head,
+      ...(chatRequest ? { chatRequest } : {}),
     });
     if (!isCandidateContentType(contentType) && detectAdapter(probeWith('')) === undefined) {
       return response;
@@ -250,12 +262,19 @@ export function installFetchHook(
     } catch {
       stats.decisionErrors++;
     }
+    // Issue 18 §1: asked before the native fetch, which consumes a Request's body.
+    let chat: Promise<boolean> | undefined;
+    try {
+      chat = options.chatRequest?.(input, init);
+    } catch {
+      // Not known to be a chat request: its answer is recognised as before.
+    }
     const pending = Reflect.apply(nativeFetch, this, args) as Promise<Response>;
     if (request === undefined) return pending;
     const facts = request;
     return pending.then(async (response) => {
       try {
-        return await decide(response, facts);
+        return await decide(response, facts, chat);
       } catch {
         stats.decisionErrors++;
         return response;

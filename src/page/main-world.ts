@@ -23,6 +23,7 @@ import { installWebSocketHook } from './web-socket-hook.ts';
 import { installXhrHook } from './xhr-hook.ts';
 import { createPageChannelClient } from './page-channel-client.ts';
 import { createOutgoingHook } from './outgoing-hook.ts';
+import { chatRequestOf } from './chat-request-probe.ts';
 import { installXhrOutgoingHook } from './xhr-outgoing-hook.ts';
 import type { PageHookOptions } from './page-hook-options.ts';
 import { createRemoteGuards } from './remote-guard.ts';
@@ -61,6 +62,8 @@ const hookOptions: PageHookOptions = {
       : undefined,
   stats: hookStats,
   prepareOutgoing: (input, init) => outgoingHook.prepare(input, init),
+  // Issue 18 §1: the answer to a chat-shaped request is guarded even when no adapter claims it.
+  chatRequest: (input, init) => chatRequestOf(input, init, { baseUrl: () => document.baseURI }),
 };
 
 startHandshake(

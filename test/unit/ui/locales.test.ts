@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PROJECTION_RULES } from '../../../src/content/projection-events.ts';
 import { describe, expect, it } from 'vitest';
 import { builtinPackSources } from '../../../src/core/rules/builtin-packs.ts';
+import { UNDECODABLE_RULE } from '../../../src/core/wire/wire-event.ts';
 import { ruleNameKey } from '../../../src/ui/rule-names.ts';
 import { ROOT } from '../../e2e/launch.ts';
 
@@ -74,6 +75,8 @@ describe('UI catalogues', () => {
         ...builtinPackSources.flatMap((pack) => pack.rules.map((rule) => rule.id)),
         // History projection reports under these (src/content/projection-events.ts).
         ...Object.values(PROJECTION_RULES),
+        // The error of an answer that could not be decoded (issue 18 §1).
+        UNDECODABLE_RULE,
       ].map(ruleNameKey),
     );
     const stale = Object.keys(en).filter((key) => key.startsWith('rule_') && !ids.has(key));

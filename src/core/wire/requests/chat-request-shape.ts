@@ -60,11 +60,16 @@ export function isChatShapedJson(json: unknown, depth = 0): boolean {
   );
 }
 
-/** True when a request body (as text) looks like a chat request. */
-export function isChatShapedBody(body: string): boolean {
+/**
+ * True when a request body (as text) looks like a chat request. `truncated`:
+ * `body` is only the start of a longer body, searched for the keys alone.
+ */
+export function isChatShapedBody(body: string, truncated = false): boolean {
   const text = body.trimStart();
   if (text.startsWith('{') || text.startsWith('[')) {
-    if (text.length > MAX_PARSED_BODY) return CHAT_KEYS.test(text.slice(0, KEY_SEARCH_CHARS));
+    if (truncated || text.length > MAX_PARSED_BODY) {
+      return CHAT_KEYS.test(text.slice(0, KEY_SEARCH_CHARS));
+    }
     try {
       return isChatShapedJson(JSON.parse(text) as unknown);
     } catch {
@@ -74,14 +79,18 @@ export function isChatShapedBody(body: string): boolean {
   return FORM_KEYS.test(text.slice(0, KEY_SEARCH_CHARS));
 }
 
-/** True when the request is chat-shaped by its route or by its body. */
-export function isChatRequest(request: OutgoingRequest, body: string | undefined): boolean {
+/** True when the request is chat-shaped by its route or by its body (`truncated`: its start). */
+export function isChatRequest(
+  request: OutgoingRequest,
+  body: string | undefined,
+  truncated = false,
+): boolean {
   try {
     if (request.method.toUpperCase() === 'GET' || request.method.toUpperCase() === 'HEAD') {
       return false;
     }
     if (recogniseRequest(request) !== undefined) return true;
-    return body !== undefined && isChatShapedBody(body);
+    return body !== undefined && isChatShapedBody(body, truncated);
   } catch {
     return false;
   }

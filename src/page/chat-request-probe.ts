@@ -1,0 +1,168 @@
+/**
+ * Issue 18 §1, in the page: does a request the fetch hook sees look like a chat
+ * request (core/wire/requests/chat-request-shape.ts)? Then its answer is guarded
+ * even when no adapter claims it by URL or content type: the generic adapter
+ * reads it by its structure, and an answer it cannot decode is reported and
+ * stopped (`WireProbe.chatRequest`).
+ *
+ * The body is read from a copy, never from the page's objects: a string as it
+ * is, a `Blob`, buffer or form through a `Response` made of it, a `Request`
+ * through a clone taken before the native `fetch` consumes it. A stream body
+ * can be read only once: such a request counts as chat-shaped only by its
+ * route. Bodies are read in full only up to `MAX_READ` bytes; of a longer one,
+ * its first `HEAD_READ` bytes are searched for the keys chat clients send, so a
+ * file upload is never read into memory.
+ *
+ * Built-ins are captured when this module is evaluated (document_start, before
+ * any page script); an exception anywhere makes the answer `false`, the
+ * verdict of every request before issue 18 (its answer then goes through the
+ * adapters' own recognition as before).
+ *
+ * MAIN world: no extension APIs.
+ */
+import { isChatRequest } from '../core/wire/requests/chat-request-shape.ts';
+
+const MAX_READ = 4 * 1024 * 1024;
+const HEAD_READ = 64 * 1024;
+
+const { apply } = Reflect;
+const NativeRequest = Request;
+const NativeBlob = Blob;
+const NativeFormData = FormData;
+const NativeUrlSearchParams = URLSearchParams;
+const NativeReadableStream = ReadableStream;
+const NativeUrl = URL;
+const NativeHeaders = Headers;
+const NativePromise = Promise;
+const isView = ArrayBuffer.isView;
+const NativeArrayBuffer = ArrayBuffer;
+const requestClone = NativeRequest.prototype.clone;
+const requestMethod = Object.getOwnPropertyDescriptor(NativeRequest.prototype, 'method')?.get;
+const requestUrl = Object.getOwnPropertyDescriptor(NativeRequest.prototype, 'url')?.get;
+const requestHeaders = Object.getOwnPropertyDescriptor(NativeRequest.prototype, 'headers')?.get;
+const requestBlob = NativeRequest.prototype.blob;
+const promiseThen = NativePromise.prototype.then;
+const blobText = NativeBlob.prototype.text;
+const blobSlice = NativeBlob.prototype.slice;
+const blobSize = Object.getOwnPropertyDescriptor(NativeBlob.prototype, 'size')?.get;
+const headersGet = NativeHeaders.prototype.get;
+const urlHref = Object.getOwnPropertyDescriptor(NativeUrl.prototype, 'href')?.get;
+const formForEach = NativeFormData.prototype.forEach;
+const paramsToString = NativeUrlSearchParams.prototype.toString;
+
+const call = <R>(
+  fn: ((...args: never[]) => unknown) | undefined,
+  self: unknown,
+  ...args: unknown[]
+) => apply(fn as (...a: unknown[]) => unknown, self, args) as R;
+
+/** The keys of a form that chat clients use for the person's text. */
+const FORM_CHAT_KEY = /^(?:f\.req|messages?|prompt|input|query|question)$/;
+
+/** What was read of a body: all of it, or only its start (`truncated`). */
+interface BodyText {
+  text: string;
+  truncated: boolean;
+}
+
+const whole = (text: string): BodyText => ({ text, truncated: false });
+
+/** Text of a Blob: whole when small, else its head (for the key search only). */
+function blobBody(blob: Blob): Promise<BodyText> {
+  const truncated = call<number>(blobSize, blob) > MAX_READ;
+  const part = truncated ? call<Blob>(blobSlice, blob, 0, HEAD_READ) : blob;
+  return call(promiseThen, call<Promise<string>>(blobText, part), (text: string) => ({
+    text,
+    truncated,
+  }));
+}
+
+/**
+ * Starts reading what the request would send; resolves with the body text (or
+ * undefined when it cannot be read). Must be called before the native `fetch`
+ * is: that consumes a `Request`'s body.
+ */
+function bodyOf(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+): Promise<BodyText | undefined> {
+  const body = init?.body;
+  if (body !== undefined && body !== null) {
+    if (typeof body === 'string') return NativePromise.resolve(whole(body));
+    if (body instanceof NativeReadableStream) return NativePromise.resolve(undefined);
+    if (body instanceof NativeUrlSearchParams) {
+      return NativePromise.resolve(whole(call<string>(paramsToString, body)));
+    }
+    if (body instanceof NativeFormData) {
+      // Only the names and text fields: files are never read.
+      let chat = false;
+      call(formForEach, body, (value: unknown, key: string) => {
+        if (typeof value === 'string' && FORM_CHAT_KEY.test(key)) chat = true;
+      });
+      return NativePromise.resolve(whole(chat ? 'prompt=form' : ''));
+    }
+    if (body instanceof NativeBlob) return blobBody(body);
+    if (isView(body) || body instanceof NativeArrayBuffer) {
+      const bytes = (body as ArrayBufferLike | ArrayBufferView).byteLength;
+      const blob = new NativeBlob([body as BlobPart]);
+      return bytes <= MAX_READ
+        ? blobBody(blob)
+        : blobBody(call<Blob>(blobSlice, blob, 0, HEAD_READ));
+    }
+    return NativePromise.resolve(undefined);
+  }
+  if (input instanceof NativeRequest) {
+    const copy = call<Request>(requestClone, input);
+    return call(promiseThen, call<Promise<Blob>>(requestBlob, copy), blobBody);
+  }
+  return NativePromise.resolve(whole(''));
+}
+
+export interface ChatRequestProbeOptions {
+  /** The document's base URL (what fetch resolves relative URLs against). */
+  baseUrl(): string;
+  /**
+   * Runs the synchronous verdict (the fetch hook passes the step that restores
+   * the built-ins of document_start around it); called as is by default.
+   */
+  judge?<T>(decide: () => T): T;
+}
+
+/**
+ * Whether the request looks like a chat request: by its route at once, else by
+ * its body once read. Never rejects, never throws.
+ */
+export function chatRequestOf(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  options: ChatRequestProbeOptions,
+): Promise<boolean> {
+  try {
+    const isRequest = input instanceof NativeRequest;
+    const method = `${init?.method ?? (isRequest ? call<string>(requestMethod, input) : 'GET')}`;
+    const upper = method.toUpperCase();
+    if (upper === 'GET' || upper === 'HEAD') return NativePromise.resolve(false);
+    const url = isRequest
+      ? call<string>(requestUrl, input)
+      : call<string>(urlHref, new NativeUrl(`${input as string}`, options.baseUrl()));
+    const headers =
+      init?.headers !== undefined
+        ? new NativeHeaders(init.headers)
+        : isRequest
+          ? call<Headers>(requestHeaders, input)
+          : new NativeHeaders();
+    const contentType = call<string | null>(headersGet, headers, 'content-type') ?? '';
+    const request = { url, method, contentType };
+    const judge = options.judge ?? (<T>(decide: () => T) => decide());
+    const verdict = (body: BodyText | undefined): boolean => {
+      try {
+        return judge(() => isChatRequest(request, body?.text, body?.truncated));
+      } catch {
+        return false;
+      }
+    };
+    return call(promiseThen, bodyOf(input, init), verdict, () => verdict(undefined));
+  } catch {
+    return NativePromise.resolve(false);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Issue 18 §1 in the page: which requests the fetch hook marks as chat-shaped,
+ * read from copies of their bodies (the page's own objects stay unread).
+ */
+import { describe, expect, it } from 'vitest';
+import { chatRequestOf } from '../../../src/page/chat-request-probe.ts';
+
+const options = { baseUrl: () => 'https://app.example/chat' };
+const chat = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+const other = JSON.stringify({ theme: 'dark' });
+
+describe('chatRequestOf', () => {
+  it('reads a string body', async () => {
+    expect(await chatRequestOf('/api/stream', { method: 'POST', body: chat }, options)).toBe(true);
+    expect(await chatRequestOf('/api/save', { method: 'POST', body: other }, options)).toBe(false);
+  });
+
+  it('reads a Request from a clone: the page can still read its body', async () => {
+    const request = new Request('https://app.example/api/stream', { method: 'POST', body: chat });
+    expect(await chatRequestOf(request, undefined, options)).toBe(true);
+    expect(request.bodyUsed).toBe(false);
+    expect(await request.text()).toBe(chat);
+  });
+
+  it('reads Blob, buffer, URLSearchParams and FormData bodies (files never)', async () => {
+    const post = (body: BodyInit) => chatRequestOf('/x', { method: 'POST', body }, options);
+    expect(await post(new Blob([chat]))).toBe(true);
+    expect(await post(new TextEncoder().encode(chat))).toBe(true);
+    expect(await post(new TextEncoder().encode(chat).buffer)).toBe(true);
+    expect(await post(new URLSearchParams({ prompt: 'hi' }))).toBe(true);
+    const form = new FormData();
+    form.append('prompt', 'hi');
+    expect(await post(form)).toBe(true);
+    const upload = new FormData();
+    upload.append('file', new Blob(['{"messages":[1]}']), 'a.json');
+    expect(await post(upload)).toBe(false);
+  });
+
+  it('a long body is searched for the keys in its first bytes only', async () => {
+    const long = new Blob([`{"messages":[{"content":"${'a'.repeat(5 * 1024 * 1024)}"}]}`]);
+    expect(await chatRequestOf('/x', { method: 'POST', body: long }, options)).toBe(true);
+  });
+
+  it('GETs are not chat requests; a stream body counts by its route only', async () => {
+    expect(await chatRequestOf('/api/stream?q=hi', undefined, options)).toBe(false);
+    const stream = () => new Blob([chat]).stream();
+    const init = { method: 'POST', body: stream(), duplex: 'half' } as RequestInit;
+    expect(await chatRequestOf('/api/stream', init, options)).toBe(false);
+    const routed = { method: 'POST', body: stream(), duplex: 'half' } as RequestInit;
+    expect(await chatRequestOf('/v1/chat/completions', routed, options)).toBe(true);
+  });
+
+  it('never throws or rejects', async () => {
+    expect(await chatRequestOf('http://[bad', { method: 'POST', body: chat }, options)).toBe(false);
+    const judge = () => {
+      throw new Error('boom');
+    };
+    expect(await chatRequestOf('/x', { method: 'POST', body: chat }, { ...options, judge })).toBe(
+      false,
+    );
+  });
+});
