@@ -47,7 +47,7 @@ const openAiChunks = [`Here: ${SECRET.slice(0, 12)}`, `${SECRET.slice(12)} ok`]
   .map((content) => `data: ${JSON.stringify({ choices: [{ delta: { content } }] })}\n\n`)
   .join('');
 
-const answer = (body: string | Uint8Array, contentType?: string) => () =>
+const answer = (body: BodyInit, contentType?: string) => () =>
   new Response(body, contentType === undefined ? {} : { headers: { 'content-type': contentType } });
 
 describe('fetch hook: answers to chat-shaped requests (issue 18 §1)', () => {
