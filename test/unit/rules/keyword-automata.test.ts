@@ -10,7 +10,7 @@ import { runToEnd } from '../../../src/core/guard/run-to-end.ts';
 import {
   type GuardOptions,
   StreamGuard,
-  activeRules,
+  scannerRuleSets,
 } from '../../../src/core/guard/stream-guard.ts';
 import { warmKeywordAutomataSteps } from '../../../src/core/guard/warm-up.ts';
 import { outgoingScanOptions } from '../../../src/core/outgoing/outgoing-dlp.ts';
@@ -30,11 +30,9 @@ import {
 const sending = outgoingScanOptions(DEFAULT_OUTGOING_POLICY);
 const answering: GuardOptions = { policy: { ...DEFAULT_INCOMING_POLICY } };
 
-/** The rules a guard with `options` changes text with (stream-guard.ts). */
+/** The rules a guard with `options` changes text with, read as a person sees it (stream-guard.ts). */
 function changingRules(pack: CompiledPack, options: GuardOptions) {
-  return activeRules(pack, options)
-    .filter(([, action]) => action !== 'flag')
-    .map(([rule]) => rule);
+  return scannerRuleSets(pack, options).seen;
 }
 
 /** A pack whose automata were built for both policies, the larger rule sets first. */
