@@ -71,16 +71,26 @@ describe.each([
 
   it('passes other requests through untouched', async () => {
     const expected = scriptedAnswer('secret').text;
+    // Not a chat request (a bare word: no prompt, no messages), on a path no adapter knows.
     const unguarded = await page.evaluate(async () => {
+      const res = await fetch('/api/echo', { method: 'POST', body: 'secret' });
+      return res.text();
+    });
+    expect(unguarded).toBe(expected);
+    const html = await page.evaluate(async () => (await fetch('/')).status);
+    expect(html).toBe(200);
+  });
+
+  it('guards the answer to a chat request on a path no adapter knows (issue 18 §1)', async () => {
+    const guarded = await page.evaluate(async () => {
       const res = await fetch('/api/echo', {
         method: 'POST',
         body: JSON.stringify({ prompt: 'secret' }),
       });
       return res.text();
     });
-    expect(unguarded).toBe(expected);
-    const html = await page.evaluate(async () => (await fetch('/')).status);
-    expect(html).toBe(200);
+    expect(guarded).toContain('[redacted:github-pat]');
+    expect(guarded).not.toContain(fakeGithubToken().slice(4, 14));
   });
 
   it('keeps status, headers, url and redirected on a guarded response', async () => {

@@ -4,10 +4,13 @@
  * bounded (request size, connections, answer length, timeouts).
  *
  * - `POST /api/chat`: the answer as `text/plain` (the demo's default format);
- *   `POST /api/echo` streams the same on a path the extension does not guard.
+ *   `POST /api/echo` streams the same on a path no adapter claims (guarded when the
+ *   request is chat-shaped, issue 18 §1).
  * - `POST /v1/chat/completions`: OpenAI Chat Completions SSE (without `stream: true`: JSON).
  * - `POST /v1/messages`: Anthropic Messages SSE (without `stream: true`: JSON).
  * - `GET /api/status`: an unrelated JSON document.
+ * - `GET /generic`, `POST /api/stream`, `POST /api/stream-binary`: answers in no known
+ *   format (generic-routes.ts).
  *
  * Every answer carries an `x-mock-request-id` header; `MockChat.sent(id)` gives the
  * exact bytes the server wrote for it, and whether the client went away before the end.
@@ -23,6 +26,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Attacker, startAttacker } from './attacker-server.ts';
 import { createDemoRoutes, type ReceivedRequest } from './demo-routes.ts';
+import { createGenericRoutes } from './generic-routes.ts';
 import { createGuardNoticeRoutes } from './guard-notice-routes.ts';
 import { createPageHookRoutes } from './page-hook-routes.ts';
 import { createReferenceOnlyRoutes } from './reference-only-routes.ts';
@@ -267,7 +271,8 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
 
   const WIRE_ROUTES: Record<string, WireRoute> = {
     'POST /api/chat': 'plain',
-    // `/api/echo` streams the same answer on a path the extension does not guard.
+    // `/api/echo` streams the same answer on a path no adapter claims: guarded only when the
+    // request is chat-shaped (issue 18 §1).
     'POST /api/echo': 'plain',
     'POST /v1/chat/completions': 'openai-chat',
     'POST /v1/messages': 'anthropic',
@@ -282,6 +287,8 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   const referenceOnly = createReferenceOnlyRoutes();
   // Guard failures and held text: the in-page notices (guard-notice-routes.ts).
   const guardNotices = createGuardNoticeRoutes({ chunkDelayMs });
+  // Answers no adapter claims by URL or content type (generic-routes.ts, issue 18 §1).
+  const generic = createGenericRoutes({ chunkDelayMs });
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
@@ -289,6 +296,7 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
     if (hookRoutes.handle(req, res, url)) return;
     if (referenceOnly.handle(req, res, url)) return;
     if (guardNotices.handle(req, res, url)) return;
+    if (generic.handle(req, res, url)) return;
     const route = `${req.method} ${url.pathname}`;
     const wireRoute = WIRE_ROUTES[route];
     if (route === 'GET /' || route === 'GET /index.html') {
