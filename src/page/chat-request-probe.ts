@@ -48,6 +48,8 @@ const blobSize = Object.getOwnPropertyDescriptor(NativeBlob.prototype, 'size')?.
 const headersGet = NativeHeaders.prototype.get;
 const urlHref = Object.getOwnPropertyDescriptor(NativeUrl.prototype, 'href')?.get;
 const formForEach = NativeFormData.prototype.forEach;
+const NativeTextDecoder = TextDecoder;
+const decode = NativeTextDecoder.prototype.decode;
 const paramsToString = NativeUrlSearchParams.prototype.toString;
 
 const call = <R>(
@@ -164,5 +166,46 @@ export function chatRequestOf(
     return call(promiseThen, bodyOf(input, init), verdict, () => verdict(undefined));
   } catch {
     return NativePromise.resolve(false);
+  }
+}
+
+/**
+ * The same verdict for a body at hand, synchronously (for `XMLHttpRequest.send(body)`):
+ * a string, form or buffer is read (a buffer up to `MAX_READ` bytes, else its start);
+ * a `Blob`, a document or a stream cannot be read synchronously, so such a request
+ * counts by its route only. Never throws.
+ */
+export function isChatRequestBody(
+  request: { url: string; method: string; contentType: string },
+  body: unknown,
+): boolean {
+  try {
+    if (body === undefined || body === null) return isChatRequest(request, undefined);
+    if (typeof body === 'string') return isChatRequest(request, body);
+    if (body instanceof NativeUrlSearchParams) {
+      return isChatRequest(request, call<string>(paramsToString, body));
+    }
+    if (body instanceof NativeFormData) {
+      let chat = false;
+      call(formForEach, body, (value: unknown, key: string) => {
+        if (typeof value === 'string' && FORM_CHAT_KEY.test(key)) chat = true;
+      });
+      return chat || isChatRequest(request, undefined);
+    }
+    if (isView(body) || body instanceof NativeArrayBuffer) {
+      const view = isView(body)
+        ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+        : new Uint8Array(body);
+      const truncated = view.byteLength > MAX_READ;
+      const text = call<string>(
+        decode,
+        new NativeTextDecoder(),
+        truncated ? view.subarray(0, HEAD_READ) : view,
+      );
+      return isChatRequest(request, text, truncated);
+    }
+    return isChatRequest(request, undefined);
+  } catch {
+    return false;
   }
 }

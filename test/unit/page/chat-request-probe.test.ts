@@ -3,7 +3,7 @@
  * read from copies of their bodies (the page's own objects stay unread).
  */
 import { describe, expect, it } from 'vitest';
-import { chatRequestOf } from '../../../src/page/chat-request-probe.ts';
+import { chatRequestOf, isChatRequestBody } from '../../../src/page/chat-request-probe.ts';
 
 const options = { baseUrl: () => 'https://app.example/chat' };
 const chat = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
@@ -58,5 +58,22 @@ describe('chatRequestOf', () => {
     expect(await chatRequestOf('/x', { method: 'POST', body: chat }, { ...options, judge })).toBe(
       false,
     );
+  });
+});
+
+describe('isChatRequestBody (XMLHttpRequest.send)', () => {
+  const request = { url: 'https://app.example/api/stream', method: 'POST', contentType: '' };
+
+  it('reads strings, forms and buffers; a Blob counts by its route only', () => {
+    expect(isChatRequestBody(request, chat)).toBe(true);
+    expect(isChatRequestBody(request, other)).toBe(false);
+    expect(isChatRequestBody(request, new URLSearchParams({ prompt: 'hi' }))).toBe(true);
+    expect(isChatRequestBody(request, new TextEncoder().encode(chat))).toBe(true);
+    expect(isChatRequestBody(request, new TextEncoder().encode(chat).buffer)).toBe(true);
+    expect(isChatRequestBody(request, new Blob([chat]))).toBe(false);
+    const routed = { ...request, url: 'https://api.example/v1/chat/completions' };
+    expect(isChatRequestBody(routed, new Blob([chat]))).toBe(true);
+    expect(isChatRequestBody({ ...request, method: 'GET' }, chat)).toBe(false);
+    expect(isChatRequestBody(request, undefined)).toBe(false);
   });
 });
