@@ -278,6 +278,12 @@ describe('the generic structural adapter', () => {
     expect(replay(text, [...text]).output).toBe(scanText(pack, text).output);
   });
 
+  it('a body that only opens like SSE: lines no SSE reader would show are guarded as text', () => {
+    const body = `data: hello\n\nHere is the key:\n${SECRET}\n\n: a comment\n\nevent: x\nid: 1\n\n`;
+    const result = replay(body);
+    expect(result.output).toBe(body.replace(SECRET, REDACTED));
+  });
+
   it('guards every string field, duplicated keys included, and only changes string literals', () => {
     const body = `{"a":{"b":[1,"x ${SECRET}",true]},"a":"${SECRET}" , "n":null}`;
     const result = replay(body);

@@ -28,6 +28,15 @@ import type { RawFrame } from '../raw-frame.ts';
 import { isShapedFrame } from '../framing/structural-framer.ts';
 import { type AdapterSession, type TextSlot, type WireEvent, passThrough } from '../wire-event.ts';
 
+/** True for a frame of only comments, blank lines and `event` / `id` / `retry` fields. */
+function isSilentSse(raw: string): boolean {
+  return raw
+    .split(/\r\n|\r|\n/)
+    .every(
+      (line) => line === '' || line.startsWith(':') || /^(?:event|id|retry)(?::|$)/.test(line),
+    );
+}
+
 /** The channel of a body's plain text (text frames, unreadable lines). */
 export const TEXT_CHANNEL = 'text';
 
@@ -156,7 +165,11 @@ export function genericSession(): GenericSession {
     textEvent(frame, { channel: TEXT_CHANNEL, mode: 'delta', text: frame.raw }, (text) => text);
 
   const decodeSse = (frame: RawFrame): WireEvent => {
-    if (frame.sse === undefined) return own(passThrough(frame));
+    if (frame.sse === undefined) {
+      // Comments, blank lines and data-less fields carry nothing a reader shows; any other
+      // line (a body that only opened like SSE) is guarded as text.
+      return isSilentSse(frame.raw) ? own(passThrough(frame)) : asText(frame);
+    }
     const lines = sseDataLines(frame.raw);
     // The parser's data must be what the lines hold, or the frame cannot be rewritten in place.
     if (lines === undefined || lines.data !== frame.sse.data) return asText(frame);
