@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { runValidator } from '../../../src/core/rules/validators/index.ts';
 import {
   looksLikePlaceholder,
+  looksMadeUp,
+  nameSaysNotSecret,
   notPlaceholder,
+  wordsOnly,
 } from '../../../src/core/rules/validators/not-placeholder.ts';
 import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
 
@@ -29,6 +32,31 @@ describe('looksLikePlaceholder', () => {
     'password',
     'username:password',
     'mysql:mysql',
+    // Issue 17 §4: brackets, braces, references, documentation words, vendors' EXAMPLE keys.
+    '[PASSWORD]',
+    '<token>',
+    '<your-key-here>',
+    '{password}',
+    '{{ secret }}',
+    '%(pw)s',
+    '$DB_PASSWORD',
+    '$(PGPASSWORD)',
+    '%NUGET_PAT%',
+    '$env:API_KEY',
+    '(token)',
+    'process.env.OPENAI_API_KEY',
+    'os.environ["DB_PASSWORD"]',
+    'REPLACE_ME',
+    'your-api-key',
+    'sample-key-1234',
+    'AKIAI44QH8DHBEXAMPLE',
+    'je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY',
+    'password123',
+    '123Abpassword',
+    'Benutzer:Passwort',
+    'gebruiker:wachtwoord',
+    'null',
+    'TODO',
   ])('%j is a placeholder', (value) => {
     expect(looksLikePlaceholder(value)).toBe(true);
   });
@@ -41,6 +69,13 @@ describe('looksLikePlaceholder', () => {
     'AKIAEXAMPLE2EXAMPLE3',
     // Repeated short patterns are left alone: test fixtures build tokens that way.
     'ghp_a1B2a1B2a1B2a1B2a1B2a1B2a1B2a1B2a1B2',
+    // Words a provider format may spell by chance or in fixtures are judged for generic rules only.
+    'xoxb-50014434-slacktokenx29U9X1bQ',
+    'secretKey456',
+    'OAUTH2_CLIENT_SECRET',
+    'aBcDeFgHiJkLmNoPqRsT1234567890abcdefghij',
+    // Brackets inside a generated password do not make it a template.
+    'Tq8(mZ2]xLk9',
   ])('%j is not a placeholder', (value) => {
     expect(looksLikePlaceholder(value)).toBe(false);
   });
@@ -58,6 +93,61 @@ describe('looksLikePlaceholder', () => {
   });
 });
 
+describe('looksMadeUp: a value of unknown format (generic rules)', () => {
+  it.each([
+    ['OAUTH2_CLIENT_SECRET', ''],
+    ['OAUTH2-CLIENT-SECRET', ''],
+    ['projects/my-project/locations/global/keyRings/ring', ''],
+    ['accessPolicies/123/accessLevels/a_level', ''],
+    ['UID:GID:user_name:directory:shell', ''],
+    ['mysecret:latest', ''],
+    ['ExistingLabelValue1', ''],
+    ['fakesecuritytoken', ''],
+    ['aBcDeFgHiJkLmNoPqRsT1234567890abcdefghij', ''],
+    ['请输入至少八位数字', ''],
+    ['Xk29fLq8ZtWm', 'api_key_id'],
+    ['Xk29fLq8ZtWm', '"token_url": "'],
+    ['Xk29fLq8ZtWm', 'publishable_key'],
+    ['Xk29fLq8ZtWm', 'apiKeyExample'],
+  ])('%j assigned to %j is made up', (value, name) => {
+    expect(looksMadeUp(value, name)).toBe(true);
+  });
+
+  it.each([
+    ['Xk29fLq8ZtWm', 'DB_PASSWORD'],
+    ['hunter2', 'password'],
+    ['cafebabe:deadbeef', ''],
+    ['correct-horse-battery-staple9x', ''],
+    ['Summer2024!', 'password'],
+    ['Tq8mZ2xLk9vR4nWb', 'client_secret'],
+    ['Tq8mZ2xLk9vR4nWb', 'api_key'],
+    ['Tq8mZ2xLk9vR4nWb', 'SONAR_LOGIN'],
+  ])('%j assigned to %j is a value', (value, name) => {
+    expect(looksMadeUp(value, name)).toBe(false);
+  });
+
+  it('never reads a value with a digit between letters as words only', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9_/:.-]{0,20}[A-Za-z][0-9]+[A-Za-z][A-Za-z0-9_/:.-]{0,20}$/),
+        (value) => !wordsOnly(value),
+      ),
+      { numRuns: PROPERTY_RUNS },
+    );
+  });
+
+  it('reads a name by its words: public or made-up anywhere, about-a-secret at the end', () => {
+    expect(nameSaysNotSecret('PUBLISHABLE_KEY=')).toBe(true);
+    expect(nameSaysNotSecret('"api_key_id": "')).toBe(true);
+    expect(nameSaysNotSecret('tokenUrl = ')).toBe(true);
+    expect(nameSaysNotSecret('dummy_secret: ')).toBe(true);
+    expect(nameSaysNotSecret('API_KEY=')).toBe(false);
+    expect(nameSaysNotSecret('id_token=')).toBe(false);
+    expect(nameSaysNotSecret('urlSigningKey: ')).toBe(false);
+    expect(nameSaysNotSecret('')).toBe(false);
+  });
+});
+
 describe('notPlaceholder', () => {
   it('rejects the empty value and placeholders', () => {
     expect(notPlaceholder('')).toBe(false);
@@ -67,6 +157,18 @@ describe('notPlaceholder', () => {
   it('applies minEntropy only when given', () => {
     expect(notPlaceholder('abababzz')).toBe(true);
     expect(notPlaceholder('abababzz', 3)).toBe(false);
+    expect(notPlaceholder('Xk29fLq8ZtWm', 3)).toBe(true);
+  });
+
+  it('judges the name and the made-up shapes only when the part names the value', () => {
+    const generic = { name: 'not-placeholder' as const, part: '^(?<name>[^=]*)=(?<value>.*)$' };
+    expect(runValidator(generic, 'api_key=Xk29fLq8ZtWm', ctx).ok).toBe(true);
+    expect(runValidator(generic, 'api_key_id=Xk29fLq8ZtWm', ctx).ok).toBe(false);
+    expect(runValidator(generic, 'api_key=OAUTH2_CLIENT_SECRET', ctx).ok).toBe(false);
+    const provider = { name: 'not-placeholder' as const, part: '=(.*)$' };
+    expect(runValidator(provider, 'SUMO_ACCESS_ID=su6vwoLyLrAAB9', ctx).ok).toBe(true);
+    expect(runValidator(provider, 'api_key=OAUTH2_CLIENT_SECRET', ctx).ok).toBe(true);
+    expect(notPlaceholder('Xk29fLq8ZtWm', 3, 'key_id')).toBe(false);
     expect(notPlaceholder('Xk29fLq8ZtWm', 3)).toBe(true);
   });
 

@@ -24,7 +24,12 @@ export { entropyAtLeast, shannonEntropy } from './entropy.ts';
 export { exfilUrlVerdict, hostIsAllowed, type ExfilUrlVerdict } from './exfil-url.ts';
 export { IBAN_LENGTHS, ibanMod97, ibanValid } from './iban.ts';
 export { luhnValid } from './luhn.ts';
-export { looksLikePlaceholder, notPlaceholder } from './not-placeholder.ts';
+export {
+  looksLikePlaceholder,
+  nameSaysNotSecret,
+  notPlaceholder,
+  wordsOnly,
+} from './not-placeholder.ts';
 export { isTimeBasedUuid } from './time-based-uuid.ts';
 export { emailIsPersonal } from './email-address.ts';
 export { exfilHtmlImgVerdict } from './exfil-html-img.ts';
@@ -58,17 +63,36 @@ function compilePart(source: string): RegExp {
 }
 
 /**
+ * The subject (see `validatorSubject`) and, for a part that names its value
+ * (a generic rule's), the name the value is assigned to (`''` when the part
+ * has no `(?<name>…)` group).
+ */
+function subjectAndName(
+  spec: ValidatorSpec,
+  candidate: string,
+): { subject: string; name?: string } | undefined {
+  if (spec.part === undefined) return { subject: candidate };
+  const m = compilePart(spec.part).exec(candidate);
+  if (m === null) return undefined;
+  if (m.groups !== undefined && 'value' in m.groups) {
+    return { subject: m.groups['value'] ?? '', name: m.groups['name'] ?? '' };
+  }
+  return { subject: m.length > 1 ? (m[1] ?? '') : m[0] };
+}
+
+/**
  * The text a validator checks: with `part`, the first capturing group of the
  * first match of `part` in the candidate (or the whole match when `part` has no
- * group); `undefined` when `part` does not match. `part` is compiled without
+ * group); `undefined` when `part` does not match. A part that names its value
+ * `(?<value>…)` is a generic rule's (an assignment whose value has no provider
+ * format): the named group is the subject, and `not-placeholder` also judges
+ * the value's shape (words only) and the name it is assigned to (`(?<name>…)`:
+ * `key_id`, `publishable_key` are not secrets). `part` is compiled without
  * flags: it runs on a candidate, never on the stream, so any JS syntax
  * (lookaround included) is allowed there.
  */
 export function validatorSubject(spec: ValidatorSpec, candidate: string): string | undefined {
-  if (spec.part === undefined) return candidate;
-  const m = compilePart(spec.part).exec(candidate);
-  if (m === null) return undefined;
-  return m.length > 1 ? (m[1] ?? '') : m[0];
+  return subjectAndName(spec, candidate)?.subject;
 }
 
 export function runValidator(
@@ -76,8 +100,9 @@ export function runValidator(
   candidate: string,
   ctx: ValidatorContext,
 ): ValidatorResult {
-  const subject = validatorSubject(spec, candidate);
-  if (subject === undefined) return { ok: false };
+  const found = subjectAndName(spec, candidate);
+  if (found === undefined) return { ok: false };
+  const { subject, name } = found;
   switch (spec.name) {
     case 'luhn':
       return { ok: luhnValid(subject) };
@@ -96,7 +121,7 @@ export function runValidator(
       return { ok: verdict.risky, host: verdict.host };
     }
     case 'not-placeholder':
-      return { ok: notPlaceholder(subject, spec.minEntropy) };
+      return { ok: notPlaceholder(subject, spec.minEntropy, name) };
     case 'exfil-link': {
       const verdict = exfilLinkVerdict(subject, ctx.allowedImageHosts);
       return { ok: verdict.risky, host: verdict.host };

@@ -1,15 +1,42 @@
 /**
  * The `not-placeholder` validator: a candidate secret counts only when it does
- * not look like a stand-in for one (issue 6, seed 004 §5). Secret scanners
- * (gitleaks allow-lists, secretlint's placeholder checks) drop the same shapes:
- * documentation writes `xxxxxxxx`, `XXXXXXXX` or `00000000` where a key goes,
- * templates write `${VAR}`, `{{ var }}` or `<your-key>`, and READMEs spell the
- * value out as `your_api_key_here` or `changeme`.
+ * not look like a stand-in for one (issue 6, seed 004 §5; issue 17 §4). Secret
+ * scanners (gitleaks allow-lists, secretlint's placeholder checks) drop the
+ * same shapes, and so does this one, by class rather than by string:
  *
- * It rejects the word "example" only at the end of a value (AWS documents
- * `AKIAIOSFODNN7EXAMPLE` and `…/bPxRfiCYEXAMPLEKEY`): other documented keys
- * are exact strings handled by each rule's `allow` list, and a key-shaped value
- * that merely contains the word is still treated as a key (fail closed).
+ * - masking and filler: runs of one character (`00000000`, `aaaaaaaa`), short
+ *   runs of masking characters (`xxxx`, `****`, `####`);
+ * - templates and references: `${VAR}`, `{{ var }}`, `{name}`, `<your-key>`,
+ *   `%(pw)s`, `$(VAR)`, a whole `$VAR`, `%VAR%` or `$env:VAR`, a value wrapped in
+ *   brackets (`[PASSWORD]`, `(token)`), `process.env.X`, `os.environ[…]`,
+ *   `ENV[…]`, `getenv(…)`;
+ * - documentation words: `your…`, `…here`, `changeme`, `REPLACE_ME`,
+ *   `placeholder`, `redacted`, `dummy`, `sample`, `password`: a random key
+ *   never spells a word, so a value that does is a stand-in; and vendors' documented
+ *   example keys, which end in `EXAMPLE` (AWS's `AKIAIOSFODNN7EXAMPLE`,
+ *   `…/bPxRfiCYEXAMPLEKEY`, `…EXAMPLEID`, `…EXAMPLETOKEN`). `EXAMPLE` elsewhere
+ *   in a key-shaped value stays a key: tests and fixtures spell their synthetic
+ *   tokens that way (`ghp_EXAMPLEexample…0123`) so that they are redacted like
+ *   real ones, and other documented keys are exact strings on a rule's `allow`;
+ * - the thing named instead of a value: `password`, `username:password`,
+ *   `Benutzer:Passwort`, `null`, `TODO`;
+ *
+ * Generic rules (an assignment whose value has no provider format; their
+ * `part` names the value `(?<value>…)`, see validators/index.ts) are also told
+ * the name the value is assigned to, and two more judgements apply, which a
+ * provider format does not need (the format is the evidence, whatever the
+ * name, and synthetic test tokens are built of words), `looksMadeUp`:
+ * - a stand-in word (`fake`, `mock`, `secret`, `token`: `fakesecuritytoken`,
+ *   `mysecret`), a counting run (`0123456789`, `abcdefghij`), or prose in
+ *   another script (`password：请输入至少八位`);
+ * - words instead of a value (`wordsOnly`): identifiers, resource paths and
+ *   metavariables (`OAUTH2_CLIENT_SECRET`, `projects/p1/secrets/my-secret/2`,
+ *   `UID:GID:directory:shell`): every part reads as a
+ *   word, where random keys mix case and digits in short, unpronounceable
+ *   runs;
+ * - a name that says the value is public or not a secret
+ *   (`nameSaysNotSecret`: `publishable_key`, `key_id`, `token_url`,
+ *   `api_key_example`).
  *
  * The validator also rejects a value that is exactly a time-based (v1, v2, v6)
  * UUID: not a stand-in, but not a credential either (see time-based-uuid.ts).
@@ -25,22 +52,94 @@ import { isTimeBasedUuid } from './time-based-uuid.ts';
  */
 const REPEATED_RUN = /(.)\1{7,}|([xX*#])\2{3,}/;
 
+/**
+ * Ten or more characters counting up (`0123456789`, `abcdefghij`, `ABCDEFGHIJ`):
+ * filler typed by a person. Ten, so that a random hex key (one chance in 16 per
+ * step) practically never has one.
+ */
+function countingRun(value: string): boolean {
+  let run = 1;
+  for (let i = 1; i < value.length; i++) {
+    const step = value.charCodeAt(i) - value.charCodeAt(i - 1);
+    run = step === 1 && /[0-9A-Za-z]/.test(value.charAt(i)) ? run + 1 : 1;
+    if (run >= 10) return true;
+  }
+  return false;
+}
+
 /** `user:password` with both halves equal, as in `mysql://mysql:mysql@localhost`. */
 const SAME_USER_AND_PASSWORD = /^([^:]+):\1$/;
 
 /** Template and masking syntax that never occurs inside a real key. */
-const TEMPLATE_SYNTAX = /\$\{|\{\{|\}\}|<[A-Za-z][\w -]*>|%\(|\*\*\*|\.\.\./;
+const TEMPLATE_SYNTAX =
+  /\$\{|\$\(|\{\{|\}\}|\{[A-Za-z_][\w.-]*\}|<[A-Za-z][\w -]*>|%\(|\*\*\*|\.\.\./;
+
+/** A whole value that only refers to a value kept elsewhere, or is wrapped as a stand-in. */
+const REFERENCE =
+  /^(?:\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|\$env:\w+|\[[^\]]*\]|\([^)]*\)|<[^>]*>|\{[^}]*\})$|^(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|System\.getenv|Environment\.GetEnvironmentVariable|ENV\[|getenv\()/;
 
 /** Words a real random key does not spell; placeholders and README prose do. */
 const PLACEHOLDER_WORDS =
-  /your|placeholder|change_?me|redacted|dummy|replace|insert|secret_?here|key_?here|token_?here|example(?:key)?$/i;
+  /your|placeholder|change_?me|redacted|dummy|sample|replace|insert|here$|passw(?:or)?d|example(?:key|id|token|secret)?$/i;
+
+/**
+ * Words that make a value of unknown format a stand-in (`fakesecuritytoken`,
+ * `mysecret`, `token123`), judged for generic rules only: provider test
+ * fixtures spell them inside real formats (`xoxb-…-slacktoken…`).
+ */
+const STAND_IN_WORDS = /fake|mock|secret|token/i;
+
+/** Two letters in a row of a script other than Latin (`请输入至少八位`, `введите`): prose, not a value. */
+const PROSE_SCRIPT = /(?:(?!\p{Script=Latin})\p{L}){2}/u;
 
 /**
  * A whole value (or `user:value`) that is only a stand-in word, as in
- * `https://user:password@host` or `curl -u username:token`.
+ * `https://user:password@host`, `curl -u username:token`, `Benutzer:Passwort`.
  */
 const STAND_IN =
-  /^(?:[A-Za-z_-]{1,32}:)?(?:password|passwd|pass|pwd|secret|token|apikey|api_key|changeme|username|user|test|admin|root|guest|abc|foo|bar)$/i;
+  /^(?:[\p{L}_-]{1,32}:)?(?:password|passwd|pass|pwd|secret|token|apikey|api_key|changeme|username|user|test|admin|root|guest|abc|foo|bar|passwort|kennwort|wachtwoord|contraseña|contrasena|senha|motdepasse|пароль|hasło|lösenord|null|none|nil|undefined|true|false|todo|tbd|fixme)$/iu;
+
+/**
+ * Reads as a word: letters only (not six or more hex letters a-f), lower-case,
+ * UPPER-CASE, Capitalised or camelCase with parts of three or more letters,
+ * pronounceable (a vowel in every six or seven letters at least, as in
+ * `length` or `string`, and no run of five consonants).
+ */
+export function readsAsWord(part: string): boolean {
+  // Six or more hex letters only (`cafebabe`, `deadbeef`) is a hex value, a key alphabet.
+  if (!/^[A-Za-z]+$/.test(part) || /^[A-Fa-f]{6,}$/.test(part)) return false;
+  const pieces = part.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? [];
+  if (pieces.join('') !== part) return false;
+  if (pieces.length > 1 && pieces.some((p) => p.length < 3)) return false;
+  if (part.length < 6) return true;
+  const vowels = (part.match(/[aeiouy]/gi) ?? []).length;
+  return vowels / part.length >= 0.15 && !/[^aeiouy]{5}/i.test(part);
+}
+
+/**
+ * Only words: identifiers, resource paths, metavariables, field layouts. Parts
+ * are split at anything but letters and digits; with more than one part, a
+ * part may be a number of up to four digits or a word with a digit or two at
+ * its end (`v1`, `OAUTH2`, `Key1`, `central1`). A single part must be a plain
+ * word, or a compound name with a digit or two at its end
+ * (`ExistingLabelValue1`; `hunter2` stays a value).
+ */
+export function wordsOnly(value: string): boolean {
+  const parts = value.split(/[^A-Za-z0-9]+/).filter((p) => p !== '');
+  if (parts.length === 0) return false;
+  if (parts.length === 1) {
+    // A single word; with a digit or two at its end only if it is a compound
+    // name (`ExistingLabelValue1`), since `hunter2` is how people make passwords.
+    const m = /^([A-Za-z]+)([0-9]{0,2})$/.exec(parts[0] ?? '');
+    if (m === null || !readsAsWord(m[1] ?? '')) return false;
+    return m[2] === '' || (m[1]?.match(/[A-Z][a-z]+/g) ?? []).length >= 2;
+  }
+  return parts.every((p) => {
+    if (/^[0-9]{1,4}$/.test(p)) return true;
+    const m = /^([A-Za-z]+)[0-9]{0,2}$/.exec(p);
+    return m !== null && readsAsWord(m[1] ?? '');
+  });
+}
 
 /** True when `value` looks like a placeholder rather than a secret. */
 export function looksLikePlaceholder(value: string): boolean {
@@ -48,17 +147,114 @@ export function looksLikePlaceholder(value: string): boolean {
     REPEATED_RUN.test(value) ||
     SAME_USER_AND_PASSWORD.test(value) ||
     TEMPLATE_SYNTAX.test(value) ||
+    REFERENCE.test(value) ||
     PLACEHOLDER_WORDS.test(value) ||
     STAND_IN.test(value)
+  );
+}
+
+/** Name parts that say the value is public or made up. */
+const PUBLIC_OR_MADE_UP = new Set([
+  'public',
+  'publishable',
+  'pub',
+  'pubkey',
+  'example',
+  'examples',
+  'sample',
+  'samples',
+  'dummy',
+  'fake',
+  'placeholder',
+]);
+
+/** Last name parts that say the value is about a secret, not the secret itself. */
+const NOT_THE_SECRET = new Set([
+  'id',
+  'ids',
+  'url',
+  'urls',
+  'uri',
+  'endpoint',
+  'host',
+  'hostname',
+  'domain',
+  'path',
+  'file',
+  'filename',
+  'dir',
+  'name',
+  'type',
+  'format',
+  'version',
+  'size',
+  'length',
+  'len',
+  'count',
+  'prefix',
+  'region',
+  'label',
+  'header',
+  'field',
+  'param',
+  'method',
+  'mode',
+  'algorithm',
+  'alg',
+  'expiry',
+  'expires',
+  'ttl',
+  'timeout',
+  'policy',
+  'rotation',
+  'enabled',
+  'required',
+]);
+
+/**
+ * Does the name a value is assigned to say it is not a secret? `text` is the
+ * name as matched, with quotes and spaces; the name is the last identifier on
+ * its last line (`"api_key_id"` → `api_key_id`), split at `_`, `-`, `.` and
+ * camelCase humps. A public word anywhere in it (`publishable_key`), or a last
+ * word that names something about a secret (`key_id`, `token_url`), says so.
+ */
+export function nameSaysNotSecret(text: string): boolean {
+  const line = text.slice(text.lastIndexOf('\n') + 1);
+  const names = line.match(/[A-Za-z][A-Za-z0-9_.-]*/g);
+  const name = names?.[names.length - 1];
+  if (name === undefined) return false;
+  const words = (name.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g) ?? []).map((w) =>
+    w.toLowerCase(),
+  );
+  const last = words[words.length - 1];
+  return (
+    words.some((w) => PUBLIC_OR_MADE_UP.has(w)) || (last !== undefined && NOT_THE_SECRET.has(last))
+  );
+}
+
+/**
+ * The judgements for a value of unknown format (generic rules): words only,
+ * a stand-in word, a counting run, or a name that says it is no secret.
+ */
+export function looksMadeUp(value: string, name: string): boolean {
+  return (
+    wordsOnly(value) ||
+    STAND_IN_WORDS.test(value) ||
+    PROSE_SCRIPT.test(value) ||
+    countingRun(value) ||
+    nameSaysNotSecret(name)
   );
 }
 
 /**
  * The validator: accepts a value that is not a placeholder, not a time-based
  * UUID and, when `minEntropy` is given, has at least that many bits of entropy
- * per character.
+ * per character. `name` is given for generic rules only (`''` when the name is
+ * not known): then a value of words only, or one assigned to a name that says
+ * it is no secret, is rejected too.
  */
-export function notPlaceholder(value: string, minEntropy?: number): boolean {
+export function notPlaceholder(value: string, minEntropy?: number, name?: string): boolean {
   if (value.length === 0 || looksLikePlaceholder(value) || isTimeBasedUuid(value)) return false;
+  if (name !== undefined && looksMadeUp(value, name)) return false;
   return minEntropy === undefined || entropyAtLeast(value, minEntropy);
 }
