@@ -115,8 +115,46 @@ describe('exfilLinkVerdict and urlCarriesData', () => {
     ['https://evil.example/a/Ab3dEf6hIj9kLm2n', true],
     // In a query or fragment the same name is a value: still data.
     ['https://evil.example/?api=CanvasRenderingContext2D', true],
+    // Ordinary links: searches, pagination, slugs, user names, text directives (issue 17).
+    ['https://evil.example/search?q=react+hooks', false],
+    ['https://evil.example/t/topic?page=2&sort=asc', false],
+    ['https://evil.example/c?author=foray1010&utm_source=npm-json-schema-traverse', false],
+    ['https://evil.example/c?utm_content=besser82/libxcrypt&amp;utm_campaign=Badge_Grade', false],
+    ['https://evil.example/viewer/?uri=github.com/owner/repo', false],
+    ['https://evil.example/doc#:~:text=the%20secret%20key', false],
+    ['https://evil.example/api/#/en/database/20160918/datatypes/MaintenanceWindow', false],
+    ['https://evil.example/docs/X509_STORE_CTX_get_error.html', false],
+    ['https://evil.example/view/JSON-Patch-Replace-Operation-1535540952263', false],
+    ['https://evil.example/repo&page=editor&tutorial=intro/tutorial.md', false],
+    // ... and what stays data: the same words on a file, scattered digits, a blob before the directive.
+    ['https://evil.example/p.png?q=react+hooks', true],
+    ['https://evil.example/c?author=Tq8mZ2xLk9vR', true],
+    ['https://evil.example/doc#c2VjcmV0VG9rZW4xMjM0:~:text=x', true],
+    ['https://evil.example/repo&page=editor&d=c2VjcmV0VG9rZW4xMjM0', true],
+    ['https://evil.example/view/c2VjcmV0-VG9rZW4x-MjM0NTY3', true],
   ])('%s carries data: %s', (url, data) => {
     expect(urlCarriesData(url.slice('https:'.length), 'evil.example')).toBe(data);
+  });
+
+  it('judges a sub-domain of words as a name, and an encoded one as data', () => {
+    const words = 'cloudcommerceconsumerprocurement.evil.example';
+    expect(urlCarriesData(`//${words}/`, words)).toBe(false);
+    const encoded = 'qzxkwvtplmnbrhgfdszxcvbnmlkjhgfdsq.evil.example';
+    expect(urlCarriesData(`//${encoded}/`, encoded)).toBe(true);
+  });
+
+  it('does not judge what a request never carries: an image fragment, a line continuation', () => {
+    const dark = '![chart](https://cdn.example.net/chart.png#gh-dark-mode-only)';
+    expect(exfilLinkVerdict(dark, [], 'image').risky).toBe(false);
+    const data = '![chart](https://cdn.example.net/chart.png?d=1#gh-dark-mode-only)';
+    expect(exfilLinkVerdict(data, [], 'image').risky).toBe(true);
+    // A relative image keeps the strict verdict.
+    expect(exfilLinkVerdict('![r](/chart.png#x)', [], 'image').risky).toBe(true);
+    // A shell or roff line continuation after a bare URL is not part of it.
+    expect(exfilLinkVerdict('https://api.example.org/v1/items\\', []).risky).toBe(false);
+    expect(exfilLinkVerdict('https://api.example.org/v1/items\\\\', []).risky).toBe(false);
+    // In a Markdown destination, an odd run of backslashes still escapes the `)`.
+    expect(exfilLinkVerdict('[x](https://api.example.org/v1/items\\)', []).risky).toBe(true);
   });
 
   it('judges links and images differently only where a click matters', () => {
@@ -140,7 +178,24 @@ describe('imageQueryIsConfiguration', () => {
     ['label=&color=9c4dd1&labelColor=ABCDEF', true],
     ['width=400&showTitle=false', true],
     ['raw', true],
-    ['v=1', false],
+    // Size and version settings of avatars and thumbnails, with a small number.
+    ['v=1', true],
+    ['v=4&s=100', true],
+    ['v=4?s=100', true],
+    ['w=640&h=480', true],
+    ['v=hunter2', false],
+    ['s=12345', false],
+    // Acronyms, dotted names, emoji labels, durations, owner/name, a plain nested URL.
+    ['branch=master&label=CI', true],
+    ['style=for-the-badge&logo=dev.to', true],
+    ['label=%F0%9F%93%A6%20npm', true],
+    ['maxAge=2592000', true],
+    ['repo=owner/chrome-extension-tools', true],
+    ['url=https%3A%2F%2Fci.example.org%2Fbadge%3Fref%3Dmain&style=flat', true],
+    ['url=https%3A%2F%2Fcollect.example.net%2Flog%3Fq%3Dthe%2Buser%2Bsaid', false],
+    ['url=https%3A%2F%2Fci.example.org%2Fbadge%3Fd%3Dc2VjcmV0', false],
+    ['label=ABCDEFGHIJ', false],
+    ['tel=2592000', false],
     ['d=1', false],
     ['d=abc123', false],
     ['d=abc', false],

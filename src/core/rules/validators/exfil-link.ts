@@ -16,10 +16,11 @@
  * - is cut off where its destination cannot be told (fail closed).
  * Links: a `mailto:` with a query (`?body=…` sends data on click) is risky;
  * relative links go to the chat site itself and are left alone.
- * Images: any scheme other than http(s) is risky, and so is any fragment and
- * any query that is more than a few short settings (on an allow-listed host
- * too): a fetch without a click, so even `?d=abc123` is a channel, while a
- * badge's `?style=flat&logo=github` is not (`exfil-image-config-query.ts`).
+ * Images: any scheme other than http(s) is risky, and so is any query that is
+ * more than a few short settings (on an allow-listed host too): a fetch
+ * without a click, so even `?d=abc123` is a channel, while a badge's
+ * `?style=flat&logo=github` is not (`exfil-image-config-query.ts`). An http(s)
+ * image's fragment is not sent and runs nothing, so it is not judged.
  * On a host not on the allow-list, data in the path or a sub-domain is judged
  * by shape. Relative images keep the strict `exfil-url` verdict (any query).
  *
@@ -66,15 +67,19 @@ export function exfilLinkVerdict(
   if (target === 'image') {
     if (!absolute) return image;
     if (name !== undefined && name !== 'http' && name !== 'https') return image;
-    // A fragment, or a query holding more than a few short settings, is a data
-    // channel however short its value (`?d=abc123`); badge settings are not
-    // (`exfil-image-config-query.ts`), on any host.
-    if (afterScheme.includes('#')) return { risky: true, host };
-    const q = afterScheme.indexOf('?');
-    if (q >= 0 && !imageQueryIsConfiguration(afterScheme.slice(q + 1))) {
+    // A query holding more than a few short settings is a data channel however
+    // short its value (`?d=abc123`); badge settings are not
+    // (`exfil-image-config-query.ts`), on any host. A fragment is never sent
+    // with the request and an image runs no script (`#gh-dark-mode-only`): the
+    // image is judged without it.
+    const hash = afterScheme.indexOf('#');
+    const requested = hash < 0 ? afterScheme : afterScheme.slice(0, hash);
+    const q = requested.indexOf('?');
+    if (q >= 0 && !imageQueryIsConfiguration(requested.slice(q + 1))) {
       return { risky: true, host };
     }
     if (hostIsAllowed(host, allowedHosts)) return { risky: false, host };
+    return { risky: urlCarriesData(requested, host), host };
   } else {
     if (name === 'mailto') return { risky: url.includes('?'), host };
     if (!absolute || hostIsAllowed(host, allowedHosts)) return { risky: false, host };

@@ -122,7 +122,10 @@ function extractDestination(text: string): Destination {
   const dest = inner.slice(i, j);
   if (depth > 0) incomplete = true;
   // A destination ending in an odd run of backslashes escaped the `)` that ended the candidate.
+  // A bare URL has no `)` to escape: backslashes after it are a shell or roff line
+  // continuation (`curl https://api.example.com/v1` and a backslash), not part of the URL.
   const trailing = /\\+$/.exec(dest);
+  if (trailing !== null && !bracketed) return { dest: dest.slice(0, trailing.index), incomplete };
   if (trailing !== null && trailing[0].length % 2 === 1) incomplete = true;
   return { dest, incomplete };
 }

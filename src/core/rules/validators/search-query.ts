@@ -12,17 +12,19 @@
  * - at least one `name:value` qualifier (`is:pr`, `-label:meta`,
  *   `label:"help wanted"`, `repo:owner/name`), the marker of a search;
  * - every other term a plain word of letters (up to 20) or a quoted phrase of
- *   plain words;
+ *   plain words (a colon allowed: `label:"pkg: generator"`);
  * - no digit anywhere (numbers are the usual data: codes, keys, phone
- *   numbers, amounts), at most 16 terms, no other punctuation.
+ *   numbers, amounts), except a number of one or two digits standing alone
+ *   between separators in a qualifier value (`branch:core-8-6-branch`,
+ *   `sort:reactions-+1-desc`); at most 16 terms, no other punctuation.
  * Prose with an encoded space and no qualifier (`q=previous+message`), a
  * number, a key or serialised data stay data (`url-carries-data.ts`). The
  * limit is stated, not hidden: a qualifier followed by plain words without
  * digits passes, as any search link does.
  */
 const QUALIFIER_NAME = String.raw`-?[a-z][a-z_-]{0,23}`;
-const PHRASE = String.raw`"[A-Za-z][A-Za-z ._-]{0,38}"`;
-const QUALIFIER_VALUE = String.raw`(?:${PHRASE}|[A-Za-z][A-Za-z._/-]{0,39})`;
+const PHRASE = String.raw`"[A-Za-z][A-Za-z ._:-]{0,38}"`;
+const QUALIFIER_VALUE = String.raw`(?:${PHRASE}|[A-Za-z][A-Za-z0-9._/+-]{0,39})`;
 const QUALIFIER = new RegExp(String.raw`^${QUALIFIER_NAME}:${QUALIFIER_VALUE}$`);
 const FREE_TERM = new RegExp(String.raw`^(?:-?[A-Za-z]{1,20}|${PHRASE})$`);
 /**
@@ -32,14 +34,22 @@ const FREE_TERM = new RegExp(String.raw`^(?:-?[A-Za-z]{1,20}|${PHRASE})$`);
 const TERM = /-?[a-z][a-z_-]*:"[^"]*"|"[^"]*"|\S+/g;
 const MAX_TERMS = 16;
 
+/**
+ * Digits in a qualifier value only as small numbers of their own between
+ * separators (`branch:core-8-6-branch`, `sort:reactions-+1-desc`), never inside
+ * a word (`author:hunter2`) or as a long number.
+ */
+function digitsAreSmallParts(term: string): boolean {
+  return term.split(/[-._/+:"]+/).every((part) => !/[0-9]/.test(part) || /^[0-9]{1,2}$/.test(part));
+}
+
 export function isSearchQuery(decoded: string): boolean {
-  if (/[0-9]/.test(decoded)) return false;
   const terms = decoded.match(TERM) ?? [];
   if (terms.length === 0 || terms.length > MAX_TERMS) return false;
   let qualifiers = 0;
   for (const term of terms) {
-    if (QUALIFIER.test(term)) qualifiers++;
-    else if (!FREE_TERM.test(term)) return false;
+    if (QUALIFIER.test(term) && digitsAreSmallParts(term)) qualifiers++;
+    else if (/[0-9]/.test(term) || !FREE_TERM.test(term)) return false;
   }
   return qualifiers > 0;
 }

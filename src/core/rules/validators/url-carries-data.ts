@@ -20,7 +20,21 @@
  * Hyphenated slugs, file names, API names (`CanvasRenderingContext2D`) and
  * single-case ids (commit hashes, UUIDs, extension ids) in a path are not data:
  * documentation links are full of them.
+ *
+ * Ordinary links whose query holds only short settings are not data either
+ * (issue 17 §4): slugs of words (`utm_source=npm-json-schema-traverse`,
+ * `X509_STORE_CTX_get_error`, `JSON-Patch-Operation-1535540952263`), a user
+ * name with a number at its end (`author=foray1010`), a value that is a
+ * host and path without data (`uri=github.com/owner/repo`), and a search of a
+ * few plain words in a search parameter (`q`, `query`, `search`, …) of a page
+ * that is not a file (`/search?q=react+hooks`, `?q=what%20is%20jq%3F`): a
+ * file (`logo.png?q=…`) takes no search, so words there stay data, and so do
+ * digits, long phrases and other parameter names. A text fragment directive
+ * (`#:~:text=…`) is neither sent to the server nor readable by the page, so it
+ * is not judged. A sub-domain label of letters that reads as words
+ * (`cloudcommerceconsumerprocurement`) is a name, not an encoding.
  */
+import { readsAsWord } from './not-placeholder.ts';
 import { isSearchQuery } from './search-query.ts';
 
 function percentDecoded(s: string): string {
@@ -56,17 +70,102 @@ function identifierLike(run: string): boolean {
 }
 
 /**
+ * Words and numbers joined by `-`, `_` or `.` (`npm-json-schema-traverse`,
+ * `X509_STORE_CTX_get_error`, `JSON-Patch-Replace-Operation-1535540952263`):
+ * a name. Every part is a word (`readsAsWord`), a word with up to four digits
+ * at its end (`X509`, `utf8`) or a number; random base64url leaves parts that
+ * mix case and digits and do not read as words.
+ */
+function slugOfWords(run: string): boolean {
+  const parts = run.split(/[-_.]+/).filter((p) => p !== '');
+  return (
+    parts.length >= 2 &&
+    parts.every((p) => {
+      if (/^[0-9]+$/.test(p)) return true;
+      const m = /^([A-Za-z]+)[0-9]{0,4}$/.exec(p);
+      return m !== null && readsAsWord(m[1] ?? '');
+    })
+  );
+}
+
+/**
+ * Segments joined by `/` that are each a word, a slug, a name
+ * (`MaintenanceWindow`, `CFBundleIdentifier`) or a number
+ * (`#/en/database/20160918/datatypes/…`, a page route in a fragment;
+ * `?repo=owner/chrome-extension-tools`): a route, not base64 (whose slashes
+ * fall between random runs).
+ */
+function routeOfNames(run: string): boolean {
+  const segments = run.split('/').filter((seg) => seg !== '');
+  return (
+    segments.length >= 2 &&
+    !run.includes('+') &&
+    !run.includes('=') &&
+    segments.every(
+      (seg) =>
+        /^[0-9]+$/.test(seg) ||
+        /^[a-z]{1,5}$/.test(seg) ||
+        readsAsWord(seg) ||
+        slugOfWords(seg) ||
+        (/^[A-Z]/.test(seg) && identifierLike(seg)),
+    )
+  );
+}
+
+/** Parameter names that hold a search. */
+const SEARCH_NAME = /^(?:q|query|search|search_query|s|k|keywords?|terms?|text|find)$/i;
+
+/** A path whose last segment names a file (`logo.png`, `l.gif`, `a.js`): files take no searches. */
+const FILE_PATH = /\.[A-Za-z0-9]{1,5}$/;
+
+/**
+ * A search of a few plain words: two to eight words of two or more letters
+ * (with the punctuation of a search: `c++`, `what is jq?`, `"a phrase"`), no
+ * digit, at most 80 characters.
+ */
+function searchPhrase(decoded: string): boolean {
+  if (decoded.length > 80 || /[0-9]/.test(decoded)) return false;
+  const words = decoded.trim().split(/\s+/);
+  return (
+    words.length >= 2 &&
+    words.length <= 8 &&
+    words.every(
+      (w) =>
+        /^["'(#]?[\p{L}][\p{L}'+#.:-]*[)"'?!.,:]?$/u.test(w) && /\p{L}.*\p{L}|\p{L}\+/u.test(w),
+    )
+  );
+}
+
+/** A lower-case user name with a number at its end (`foray1010`, `besser82`). */
+const USER_NAME = /^[a-z]{4,}[0-9]{1,4}$/;
+
+/** Parameters that name a person or an account (`?author=Dennis273`). */
+const USER_PARAM =
+  /^(?:author|user|username|owner|login|by|assignee|reviewer|creator|committer|member|account|handle)$/i;
+
+/**
+ * A user name as people pick them (`Dennis273`, `iAziz786`, `0xflotus`,
+ * `octo-cat`): letters with one number of up to four digits at the start or
+ * the end, where a random token scatters its digits (`Tq8mZ2xLk9vR`).
+ */
+function userName(value: string): boolean {
+  return value.length <= 39 && /^[0-9]{0,4}[A-Za-z][A-Za-z-]*[0-9]{0,4}$/.test(value);
+}
+
+/**
  * `longRunsAreData`: in a query or fragment any unbroken run of 32+ is data;
  * in a path such runs are ids (commit hashes, extension ids) unless mixed, and
  * mixed runs that read as capitalised words (`identifierLike`) are names.
  */
 function encodedBlob(raw: string, longRunsAreData: boolean): boolean {
   for (const run of raw.match(/[A-Za-z0-9+/=]{16,}/g) ?? []) {
+    if (routeOfNames(run)) continue;
     const mixed = /[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run);
     if (mixed && (longRunsAreData || !identifierLike(run))) return true;
     if (run.length >= 32 && longRunsAreData) return true;
   }
   for (const run of raw.match(/[A-Za-z0-9_-]{24,}/g) ?? []) {
+    if (slugOfWords(run)) continue;
     const count = (re: RegExp): number => (run.match(re) ?? []).length;
     if (count(/[A-Z]/g) >= 3 && count(/[a-z]/g) >= 3 && count(/[0-9]/g) >= 3) return true;
   }
@@ -75,21 +174,26 @@ function encodedBlob(raw: string, longRunsAreData: boolean): boolean {
 
 /**
  * A value that is itself an absolute http(s) URL (`?url=https%3A%2F%2F…`, as
- * badge services and share buttons take) is judged as a URL by its own shape
- * rather than by its length, one level deep; any encoded space in it is still
- * data, as in any query value.
+ * badge services and share buttons take), or a host with a path
+ * (`?uri=github.com/owner/repo`), is judged as a URL by its own shape rather
+ * than by its length, one level deep; any encoded space in it is still data,
+ * as in any query value.
  */
 function nestedUrlCarriesData(decoded: string, depth: number): boolean | undefined {
-  const m = /^https?:\/\/([^/?#\s]{1,253})([^\s]*)$/i.exec(decoded);
+  const m =
+    /^https?:\/\/([^/?#\s]{1,253})([^\s]*)$/i.exec(decoded) ??
+    /^((?:[a-z0-9-]{1,63}\.)+[a-z]{2,24})(\/[^\s]*)?$/i.exec(decoded);
   if (m === null || depth > 0) return undefined;
   const host = (m[1] ?? '').toLowerCase();
   return wordGaps(decoded) >= 1 || carriesData(`//${host}${m[2] ?? ''}`, host, depth + 1);
 }
 
-function queryCarriesData(query: string, depth: number): boolean {
+/** `searches`: a search parameter may hold a few plain words (the URL is a page, not a file). */
+function queryCarriesData(query: string, searches: boolean, depth: number): boolean {
   if (query === '') return false;
   for (const pair of query.split(/[&;]/)) {
     const eq = pair.indexOf('=');
+    const name = eq < 0 ? '' : pair.slice(0, eq);
     const value = eq < 0 ? pair : pair.slice(eq + 1);
     const decoded = percentDecoded(value);
     const nested = nestedUrlCarriesData(decoded, depth);
@@ -98,29 +202,49 @@ function queryCarriesData(query: string, depth: number): boolean {
       continue;
     }
     if (isSearchQuery(decoded)) continue;
+    if (searches && depth === 0 && SEARCH_NAME.test(name) && searchPhrase(decoded)) continue;
+    if ((slugOfWords(decoded) || routeOfNames(decoded)) && decoded.length <= 64) continue;
     if (value.length >= 24 || wordGaps(decoded) >= 1 || /['"<>{}|\\^`]/.test(decoded)) return true;
     if (encodedBlob(value, true)) return true;
-    if (/[A-Za-z0-9]{8,}/.test(value) && /[A-Za-z]/.test(value) && /[0-9]/.test(value)) {
-      const token = value.match(/[A-Za-z0-9]{8,}/g) ?? [];
-      if (token.some((t) => /[A-Za-z]/.test(t) && /[0-9]/.test(t))) return true;
+    if (USER_PARAM.test(name) && userName(decoded)) continue;
+    // Letters and digits mixed in one run (`abc123xyz`), judged on the decoded
+    // value so that an escape (`%23TypeScript`) does not count as digits.
+    const tokens = decoded.match(/[A-Za-z0-9]{8,}/g) ?? [];
+    if (tokens.some((t) => /[A-Za-z]/.test(t) && /[0-9]/.test(t) && !USER_NAME.test(t))) {
+      return true;
     }
   }
   return false;
 }
 
-function pathCarriesData(path: string): boolean {
-  return path
-    .split(/[/\\]/)
-    .some(
-      (segment) =>
-        segment.includes('=') ||
-        wordGaps(percentDecoded(segment)) >= 2 ||
-        encodedBlob(segment, false),
+/**
+ * A `key=value` pair in a path: at the start of a segment (`/q=…`, the idiom of
+ * "append the data to the URL") it is data; after `&` or `;` inside a segment
+ * (a query run into the path, `repo&page=editor&tutorial=intro`) its values
+ * are judged as a query's (without the search allowance).
+ */
+function pathPairsCarryData(segment: string, depth: number): boolean {
+  if (/^[A-Za-z_][\w.-]*=/.test(segment)) return true;
+  const joint = segment.search(/[&;][A-Za-z_][\w.-]*=/);
+  if (joint < 0) return segment.includes('=') && !/%[0-9A-Fa-f]{2}=/.test(segment);
+  return queryCarriesData(segment.slice(joint + 1), false, depth);
+}
+
+function pathCarriesData(path: string, depth: number): boolean {
+  return path.split(/[/\\]/).some((segment) => {
+    const decoded = percentDecoded(segment);
+    return (
+      pathPairsCarryData(segment, depth) || wordGaps(decoded) >= 2 || encodedBlob(segment, false)
     );
+  });
 }
 
 function fragmentCarriesData(fragment: string): boolean {
-  return wordGaps(percentDecoded(fragment)) >= 1 || encodedBlob(fragment, true);
+  // A text fragment directive (`#:~:text=…`, `#anchor:~:text=…`) is stripped by
+  // the browser before the page can read the fragment, and never sent: not a channel.
+  const directive = fragment.indexOf(':~:');
+  const readable = directive < 0 ? fragment : fragment.slice(0, directive);
+  return wordGaps(percentDecoded(readable)) >= 1 || encodedBlob(readable, true);
 }
 
 function hostCarriesData(host: string): boolean {
@@ -129,7 +253,11 @@ function hostCarriesData(host: string): boolean {
     .split('.')
     .slice(0, -2)
     .flatMap((label) => label.split('-'))
-    .some((p) => p.length >= 32 || (p.length >= 20 && /[0-9]/.test(p) && /[a-z]/i.test(p)));
+    .some(
+      (p) =>
+        (p.length >= 32 && !readsAsWord(p)) ||
+        (p.length >= 20 && /[0-9]/.test(p) && /[a-z]/i.test(p)),
+    );
 }
 
 /**
@@ -152,8 +280,8 @@ function carriesData(afterScheme: string, host: string, depth: number): boolean 
   const query = q < 0 ? '' : beforeHash.slice(q + 1);
   return (
     hostCarriesData(host) ||
-    pathCarriesData(path) ||
-    queryCarriesData(query, depth) ||
+    pathCarriesData(path, depth) ||
+    queryCarriesData(query, !FILE_PATH.test(path), depth) ||
     fragmentCarriesData(fragment)
   );
 }
