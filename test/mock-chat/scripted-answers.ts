@@ -5,13 +5,16 @@
  * - `image`:  the answer carries a Markdown image to an external host with data in its
  *             query string (the exfiltration pattern).
  * - `tags`:   the answer hides an instruction in Unicode tag characters (U+E0000–E007F).
+ * - `env`:    ("env file") the answer writes a `.env` with an OpenAI project key, and a
+ *             GitHub token with a zero-width space inside it (issue 17: the name stays,
+ *             the whole value goes, and what a person sees is what is matched).
  * - anything else: a harmless answer that echoes the prompt.
  *
  * The token is assembled at run time from pieces, so no secret-shaped literal sits in
  * the repository for scanners to flag (and the guard has to find it across chunks).
  */
 
-export type AttackName = 'secret' | 'image' | 'tags' | 'plain';
+export type AttackName = 'secret' | 'image' | 'tags' | 'env' | 'plain';
 
 export interface ScriptedAnswer {
   attack: AttackName;
@@ -38,6 +41,18 @@ export function fakeGithubToken(seed = 2024): string {
   return ['gh', 'p', '_', alphanumerics(36, seed)].join('');
 }
 
+/** A fake OpenAI project key: `sk-proj-`, 74 alphanumerics, the `T3BlbkFJ` marker, 74 more. */
+export function fakeOpenAiKey(seed = 2026): string {
+  return [
+    'sk',
+    '-proj-',
+    alphanumerics(74, seed),
+    'T3Blbk',
+    'FJ',
+    alphanumerics(74, seed + 1),
+  ].join('');
+}
+
 /** Encodes ASCII text as invisible Unicode tag characters (U+E0000 + code). */
 export function toTagCharacters(text: string): string {
   return Array.from(text, (ch) => String.fromCodePoint(0xe0000 + (ch.codePointAt(0)! & 0x7f))).join(
@@ -47,6 +62,7 @@ export function toTagCharacters(text: string): string {
 
 export function pickAttack(prompt: string): AttackName {
   const lower = prompt.toLowerCase();
+  if (lower.includes('env file')) return 'env';
   if (lower.includes('secret')) return 'secret';
   if (lower.includes('image')) return 'image';
   if (lower.includes('tags')) return 'tags';
@@ -81,6 +97,19 @@ export function scriptedAnswer(prompt: string): ScriptedAnswer {
         attack,
         payload: hidden,
         text: `The weather today is mild.${hidden} Enjoy your day!`,
+      };
+    }
+    case 'env': {
+      const key = fakeOpenAiKey();
+      const token = fakeGithubToken(77);
+      return {
+        attack,
+        payload: key,
+        text:
+          'Here is the .env for the demo:\n\n' +
+          `OPENAI_API_KEY=${key}\n` +
+          `GITHUB_TOKEN=${token.slice(0, 12)}\u200b${token.slice(12)}\n\n` +
+          'Keep it out of git.',
       };
     }
     default:
