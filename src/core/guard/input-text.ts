@@ -4,6 +4,12 @@
  * rule) however long the stream is (DESIGN.md §3.9).
  */
 export class InputText {
+  /**
+   * @param countsCodePoints Whether `codePointOffset` is asked for: a text that
+   * only scanners read (the rendered view) skips counting on every trim.
+   */
+  constructor(private readonly countsCodePoints = true) {}
+
   private text = '';
   /** Absolute offset of `text[0]`. */
   private base = 0;
@@ -72,7 +78,7 @@ export class InputText {
   trimBefore(at: number): void {
     const k = at - this.base;
     if (k <= 0) return;
-    this.codePointsBeforeBase = this.codePointOffset(at);
+    if (this.countsCodePoints) this.codePointsBeforeBase = this.codePointOffset(at);
     this.unitBeforeBase = this.text.charCodeAt(k - 1);
     this.text = this.text.slice(k);
     this.base = at;

@@ -9,7 +9,7 @@
  *
  * The union is a function of the text alone, so any chunking gives the same
  * clusters. To keep the hold bounded, a cluster takes only spans that begin
- * within `window` units of its start; a span that overlaps it but begins later
+ * within `reach` units of its start; a span that overlaps it but begins later
  * starts the next cluster where this one ends (the two replacements touch, and
  * nothing between them is released).
  */
@@ -35,7 +35,7 @@ export class RedactionSpans {
   /** Text before this view offset is decided: later spans are clipped to begin here. */
   private clipAt = 0;
 
-  constructor(private readonly window: number) {}
+  constructor(private readonly reach: number) {}
 
   get isEmpty(): boolean {
     return this.spans.length === 0;
@@ -77,7 +77,7 @@ export class RedactionSpans {
     const members: Span[] = [head];
     for (let i = 1; i < this.spans.length; i++) {
       const s = this.spans[i] as Span;
-      if (s.start >= end || s.start >= head.start + this.window) break;
+      if (s.start >= end || s.start >= head.start + this.reach) break;
       members.push(s);
       if (s.end > end) end = s.end;
     }
@@ -89,7 +89,7 @@ export class RedactionSpans {
    * from which a scanner may still report one (its hold).
    */
   isSettled(cluster: Cluster, holdFrom: number): boolean {
-    return holdFrom >= cluster.end || holdFrom >= cluster.start + this.window;
+    return holdFrom >= cluster.end || holdFrom >= cluster.start + this.reach;
   }
 
   /** Removes a committed cluster's members; later spans begin after it. */

@@ -117,7 +117,7 @@ function readReference(s: string, final: boolean): Reference {
 
 export class RenderedView {
   /** The view: what the scanners read, addressed by absolute view offsets. */
-  readonly text = new InputText();
+  readonly text = new InputText(false);
   readonly hidden = new HiddenRanges();
   /** Raw input not decided yet (an `&` or `<` waiting for its next units). */
   private pending = '';

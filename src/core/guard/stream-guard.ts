@@ -151,10 +151,10 @@ export class StreamGuard {
             text,
             (match) => this.commitFlag(sets.flagging, match),
           );
-    let window = 1;
-    for (const rule of sets.seen) window = Math.max(window, rule.maxLength * HIDDEN_STRETCH);
-    for (const rule of sets.written) window = Math.max(window, rule.maxLength);
-    this.redactions = new RedactionSpans(window);
+    let reach = 1;
+    for (const rule of sets.seen) reach = Math.max(reach, rule.maxLength * HIDDEN_STRETCH);
+    for (const rule of sets.written) reach = Math.max(reach, rule.maxLength);
+    this.redactions = new RedactionSpans(reach);
     this.hits = sharedHits([this.seenScanner, this.writtenScanner, this.flagging]);
   }
 
