@@ -190,22 +190,10 @@ export class Scanner {
     this.spans = options.mode === 'spans';
     this.onSpan = options.onSpan ?? (() => undefined);
     this.hidden = options.hidden ?? null;
-    const classCount = alphabet.classCount;
-    this.startersAfter = new Array<number[] | undefined>(KIND_COUNT * classCount);
-    this.startsAny = new Uint8Array(classCount);
-    rules.forEach((rule, index) => {
-      const classes = rule.startClasses;
-      if (rule.keyword || classes === null) return;
-      for (let g = 0; g < classCount; g++) {
-        const kinds = classes[g] as number;
-        if (kinds === 0) continue;
-        this.startsAny[g] = 1;
-        for (let k = 0; k < KIND_COUNT; k++) {
-          if ((kinds & (1 << k)) !== 0) (this.startersAfter[k * classCount + g] ??= []).push(index);
-        }
-      }
-    });
-    this.startsAfter = Uint8Array.from(this.startersAfter, (list) => (list === undefined ? 0 : 1));
+    const starts = cachedStartTables(rules, keywords, alphabet);
+    this.startersAfter = starts.startersAfter;
+    this.startsAny = starts.startsAny;
+    this.startsAfter = starts.startsAfter;
     this.scratch = {
       rule: 0,
       start: 0,
@@ -892,6 +880,54 @@ function cachedPartialMemo(keywords: KeywordAutomaton): PartialMemo {
     partialMemos.set(keywords, memo);
   }
   return memo;
+}
+
+/** Where the always-on rules of a rule subset begin (see `Scanner.startersAfter`). */
+interface StartTables {
+  startersAfter: (number[] | undefined)[];
+  startsAfter: Uint8Array;
+  startsAny: Uint8Array;
+}
+
+/**
+ * Per keyword automaton: one per exact rule subset of a pack (keyword-automata.ts),
+ * so a stream does not walk every rule's start classes again (a page or an adapter
+ * makes a guard per channel and per JSON path). Never written to after it is built.
+ */
+const startTablesCache = new WeakMap<KeywordAutomaton, StartTables>();
+
+function cachedStartTables(
+  rules: readonly ScanRule[],
+  keywords: KeywordAutomaton | null,
+  alphabet: Alphabet,
+): StartTables {
+  if (keywords === null) return startTablesOf(rules, alphabet);
+  let tables = startTablesCache.get(keywords);
+  if (tables === undefined) {
+    tables = startTablesOf(rules, alphabet);
+    startTablesCache.set(keywords, tables);
+  }
+  return tables;
+}
+
+function startTablesOf(rules: readonly ScanRule[], alphabet: Alphabet): StartTables {
+  const classCount = alphabet.classCount;
+  const startersAfter = new Array<number[] | undefined>(KIND_COUNT * classCount);
+  const startsAny = new Uint8Array(classCount);
+  rules.forEach((rule, index) => {
+    const classes = rule.startClasses;
+    if (rule.keyword || classes === null) return;
+    for (let g = 0; g < classCount; g++) {
+      const kinds = classes[g] as number;
+      if (kinds === 0) continue;
+      startsAny[g] = 1;
+      for (let k = 0; k < KIND_COUNT; k++) {
+        if ((kinds & (1 << k)) !== 0) (startersAfter[k * classCount + g] ??= []).push(index);
+      }
+    }
+  });
+  const startsAfter = Uint8Array.from(startersAfter, (list) => (list === undefined ? 0 : 1));
+  return { startersAfter, startsAfter, startsAny };
 }
 
 /** Per keyword automaton (one per rule subset of a pack), so streams do not rebuild it. */
