@@ -11,12 +11,17 @@
  *   process.hrtime.bigint and reading counters.held after each push (code units).
  * - clairvoyant_mean_chars: see clairvoyant-hold.ts, over the same push points.
  * - tail_window / naive_rescan: the baselines on a prefix (their cost per byte
- *   grows with the tail / the text); the prefix sizes are in `workload`.
+ *   grows with the tail / the text), sized by time (`timeBoundedBaseline`, at
+ *   most BASELINE_SECONDS each); the prefix sizes run are in `workload`.
  * - heap_growth_bytes: heapUsed after full GCs at 10 MB minus at 1 MB of one
  *   stream (negative values are reported as they are).
  * - wire: the OpenAI Chat and ChatGPT web adapters on a slice of the same text,
  *   one wire event per 4-unit chunk, and their cost over the engine alone
  *   (wire-throughput.ts); the slice size is `workload.wire_slice_bytes`.
+ * - cli: `echo hi | node bin/csg.js scan` as a whole process, median of N runs
+ *   after `npm run build:cli`, and the same from source (cli-startup.ts).
+ * - `--profile` instead: per-rule thread starts, DFA steps and validator time on
+ *   the first 2 MB of the workload, costliest first (rule-profile.ts), and nothing else.
  * - browser: render timing of a 100k-token stream in Chromium with and without the
  *   built extension, the request sent a second after the page loaded and (`at_load`)
  *   as it loads, long tasks, MAIN-world script size (browser-render.ts);
@@ -35,11 +40,23 @@ import { garbageCollector, settledHeapUsed } from './garbage-collector.ts';
 import { unitOffsetAtBytes, utf8Length } from './utf8-length.ts';
 import { type BrowserReport, measureBrowser } from './browser-render.ts';
 import { measureWire } from './wire-throughput.ts';
+import { profileRules, profileTable } from './rule-profile.ts';
+import { type CliReport, measureCli } from './cli-startup.ts';
 import { type Workload, buildWorkload } from './workload.ts';
 
-/** Prefix sizes for the slow baselines (their cost per byte grows with the tail / the text). */
+/**
+ * The slow baselines run on a prefix sized by time, not bytes (issue 19 §5: with
+ * all 268 rules the tail window ran at 0.0003 MB/s, so a fixed 200 KB prefix took
+ * most of an hour). Each starts at `BASELINE_MIN_BYTES` and doubles while the
+ * next run, predicted from how the last doubling grew, fits in what is left of
+ * `BASELINE_SECONDS`; the caps are the former fixed sizes, so a fast machine
+ * measures what it always did. The MB/s of the largest prefix run is reported,
+ * with its size.
+ */
 const TAIL_WINDOW_BYTES = 200_000;
 const NAIVE_RESCAN_BYTES = 50_000;
+const BASELINE_MIN_BYTES = 1_000;
+const BASELINE_SECONDS = 20;
 const WARM_UP_BYTES = 1_000_000;
 const HEAP_MARK_BYTES = 1_000_000;
 
@@ -131,11 +148,41 @@ function latencyRun(workload: Workload): LatencyRun {
   };
 }
 
-function baselineMbps(prefix: Prefix, guard: { push(c: string): string; end(): string }): number {
-  const t = process.hrtime.bigint();
-  for (const chunk of prefix.chunks) guard.push(chunk);
-  guard.end();
-  return prefix.bytes / 1e6 / seconds(t);
+interface BaselineRun {
+  mbps: number;
+  bytes: number;
+  /** Prefix sizes run, smallest first (the last one is reported). */
+  tried: number;
+  seconds: number;
+}
+
+/** A baseline's MB/s on the largest prefix (up to `capBytes`) that `BASELINE_SECONDS` allows. */
+function timeBoundedBaseline(
+  workload: Workload,
+  capBytes: number,
+  makeGuard: () => { push(c: string): string; end(): string },
+): BaselineRun {
+  let bytes = Math.min(BASELINE_MIN_BYTES, capBytes);
+  let used = 0;
+  let previous = 0;
+  let tried = 0;
+  for (;;) {
+    const prefix = prefixOf(workload, bytes);
+    const guard = makeGuard();
+    const t = process.hrtime.bigint();
+    for (const chunk of prefix.chunks) guard.push(chunk);
+    guard.end();
+    const took = seconds(t);
+    used += took;
+    tried++;
+    const run = { mbps: prefix.bytes / 1e6 / took, bytes: prefix.bytes, tried, seconds: used };
+    if (bytes >= capBytes) return run;
+    // Doubling the prefix multiplies the time by at least 2 (more for the naive rescan).
+    const growth = previous > 0 ? Math.max(2, took / previous) : 4;
+    if (used + took * growth > BASELINE_SECONDS) return run;
+    previous = took;
+    bytes = Math.min(capBytes, bytes * 2);
+  }
 }
 
 function heapGrowth(workload: Workload, gc: () => void): { atMark: number; atEnd: number } {
@@ -159,6 +206,27 @@ async function main(): Promise<void> {
   log(
     `workload: ${workload.bytes} bytes, ${workload.text.length} code units, ${workload.chunks.length} chunks, ${secretCount} secrets (${seconds(started).toFixed(1)} s)`,
   );
+
+  if (process.argv.includes('--profile')) {
+    const profile = profileRules(corePack, workload);
+    if (!jsonOnly) process.stdout.write(profileTable(profile) + '\n');
+    process.stdout.write(
+      JSON.stringify({
+        profile: {
+          bytes: profile.bytes,
+          unprofiled_ms: round(profile.unprofiled_ms, 1),
+          profiled_ms: round(profile.profiled_ms, 1),
+          rules: profile.rows.map((r) => ({
+            ...r,
+            spawns_per_kunit: round(r.spawns_per_kunit, 2),
+            validate_ms: round(r.validate_ms, 2),
+            est_ms: round(r.est_ms, 2),
+          })),
+        },
+      }) + '\n',
+    );
+    return;
+  }
 
   const whole = scanText(corePack, workload.text);
   const spans = changingMatchSpans(workload.text, whole.events);
@@ -189,21 +257,37 @@ async function main(): Promise<void> {
   const clairvoyant = clairvoyantMeanHeld(spans, latency.pushPoints);
 
   const rules = regexRules(corePack);
-  const tailPrefix = prefixOf(workload, TAIL_WINDOW_BYTES);
-  const tailGuard = new TailWindowGuard(rules);
-  const tailMbps = baselineMbps(tailPrefix, tailGuard);
+  const tailSize = new TailWindowGuard(rules).tailSize;
+  const tail = timeBoundedBaseline(workload, TAIL_WINDOW_BYTES, () => new TailWindowGuard(rules));
+  const tailPrefix = { bytes: tail.bytes };
+  const tailMbps = tail.mbps;
+  const tailGuard = { tailSize };
   log(
-    `tail window (${tailPrefix.bytes} bytes, tail ${tailGuard.tailSize}): ${tailMbps.toFixed(4)} MB/s`,
+    `tail window (${tail.bytes} bytes, tail ${tailSize}; ${tail.tried} prefixes in ${tail.seconds.toFixed(1)} s): ${tailMbps.toFixed(4)} MB/s`,
   );
 
-  const naivePrefix = prefixOf(workload, NAIVE_RESCAN_BYTES);
-  const naiveMbps = baselineMbps(naivePrefix, new NaiveRescanGuard(rules));
-  log(`naive rescan (${naivePrefix.bytes} bytes): ${naiveMbps.toFixed(4)} MB/s`);
+  const naive = timeBoundedBaseline(
+    workload,
+    NAIVE_RESCAN_BYTES,
+    () => new NaiveRescanGuard(rules),
+  );
+  const naivePrefix = { bytes: naive.bytes };
+  const naiveMbps = naive.mbps;
+  log(
+    `naive rescan (${naive.bytes} bytes; ${naive.tried} prefixes in ${naive.seconds.toFixed(1)} s): ${naiveMbps.toFixed(4)} MB/s`,
+  );
 
   const heap = heapGrowth(workload, gc);
   log(`heap after gc: ${heap.atMark} at 1 MB, ${heap.atEnd} at 10 MB`);
 
   const wire = measureWire(corePack, (bytes) => prefixOf(workload, bytes), log);
+
+  let cli: CliReport | { error: string };
+  try {
+    cli = measureCli(log);
+  } catch (error) {
+    cli = { error: error instanceof Error ? error.message : String(error) };
+  }
 
   // `--no-browser` skips the browser runs (they need Chromium and a build).
   let browser: BrowserReport | { error: string } | undefined;
@@ -229,6 +313,7 @@ async function main(): Promise<void> {
     },
     heap_growth_bytes: heap.atEnd - heap.atMark,
     wire: wire.report,
+    cli,
     ...(browser ? { browser } : {}),
     workload: {
       bytes: workload.bytes,
@@ -245,6 +330,7 @@ async function main(): Promise<void> {
       tail_window_bytes: tailPrefix.bytes,
       tail_window_tail_chars: tailGuard.tailSize,
       naive_rescan_bytes: naivePrefix.bytes,
+      baseline_seconds_budget: BASELINE_SECONDS,
       heap_mark_bytes: HEAP_MARK_BYTES,
       wire_slice_bytes: wire.sliceBytes,
       seconds: round(seconds(started), 1),
@@ -274,6 +360,12 @@ async function main(): Promise<void> {
         `${report.wire.openai_chat_mbps} / ${report.wire.chatgpt_web_mbps ?? 'n/a'} MB/s`,
       ],
       ['wire overhead vs engine', `${report.wire.overhead_vs_engine}×`],
+      [
+        'csg start-up (echo hi | node bin/csg.js scan)',
+        'error' in cli
+          ? `not measured: ${cli.error}`
+          : `${cli.startup_ms_median} ms median of ${cli.runs}; from source ${cli.from_source_ms_median} ms`,
+      ],
       ...browserRows(browser),
       [
         'workload',

@@ -38,6 +38,7 @@ import { UnitKind } from '../regex/nfa.ts';
 const KIND_COUNT = 4;
 import type { InputText } from './input-text.ts';
 import type { HiddenRanges } from './hidden-ranges.ts';
+import { type RuleCost, type ScanProfile, profiledRules } from './scan-profile.ts';
 import { type BigramHits, bigramByte } from './bigram-hits.ts';
 import {
   type KeywordAutomaton,
@@ -111,6 +112,12 @@ export interface ScannerOptions {
    * text as if they were not there. Null: every unit is read.
    */
   hidden?: HiddenRanges | null;
+  /**
+   * Per-rule cost counters (scan-profile.ts, `npm run bench -- --profile`).
+   * Opt-in: without one the scanner runs its plain code; with one, the
+   * constructor wraps the rules and `spawn` in counting forwarders.
+   */
+  profile?: ScanProfile | null;
 }
 
 /** Stand-ins for the keyword tables of a scanner without keywords (never read). */
@@ -178,15 +185,23 @@ export class Scanner {
   private readonly hidden: HiddenRanges | null;
   /** The keyword automaton's node inside the comment content being read (stepContent). */
   private innerNode = 0;
+  private readonly rules: readonly ScanRule[];
 
   constructor(
-    private readonly rules: readonly ScanRule[],
+    rules: readonly ScanRule[],
     private readonly keywords: KeywordAutomaton | null,
     private readonly alphabet: Alphabet,
     private readonly input: InputText,
     private readonly onCommit: CommitHandler,
     options: ScannerOptions = { mode: 'leftmost' },
   ) {
+    if (options.profile) {
+      const profiled = profiledRules(rules, options.profile);
+      this.rules = profiled.rules;
+      this.countSpawns(profiled.costs);
+    } else {
+      this.rules = rules;
+    }
     this.spans = options.mode === 'spans';
     this.onSpan = options.onSpan ?? (() => undefined);
     this.hidden = options.hidden ?? null;
@@ -568,6 +583,21 @@ export class Scanner {
       }
     }
     return true;
+  }
+
+  /**
+   * Profiling only (scan-profile.ts): `spawn` is shadowed on this instance by
+   * one that counts starts and surviving threads per rule, then spawns as ever.
+   */
+  private countSpawns(costs: readonly RuleCost[]): void {
+    const spawn = Scanner.prototype.spawn;
+    this.spawn = (r, start, last, inComment) => {
+      const cost = costs[r] as RuleCost;
+      const before = this.threads.length;
+      cost.spawns++;
+      spawn.call(this, r, start, last, inComment);
+      if (this.threads.length > before) cost.threads++;
+    };
   }
 
   /**

@@ -30,6 +30,7 @@ import { type Cluster, RedactionSpans, type Span, primaryOf } from './redaction-
 import { RenderedView } from './rendered-view.ts';
 import { continuationOf, valueRange } from './rule-value.ts';
 import { type Candidate, HIDDEN_STRETCH, RuleFailure, Scanner } from './scanner.ts';
+import type { ScanProfile } from './scan-profile.ts';
 
 export interface GuardOptions {
   /** Conversation state shared by the turns of one conversation (seed 002 §9). */
@@ -54,6 +55,12 @@ export interface GuardOptions {
    * keyword automata a cold pack would build first (a page's first request, issue 4).
    */
   alwaysOnOnly?: boolean;
+  /**
+   * Per-rule cost counters, filled by every scanner of this guard (thread starts,
+   * DFA steps, validator calls; scan-profile.ts, `npm run bench -- --profile`).
+   * Opt-in and off by default: without it the scanners run their plain code.
+   */
+  profile?: ScanProfile;
 }
 
 interface PendingEvent {
@@ -150,6 +157,7 @@ export class StreamGuard {
             pack.alphabet,
             text,
             (match) => this.commitFlag(sets.flagging, match),
+            { mode: 'leftmost', profile: options.profile ?? null },
           );
     let reach = 1;
     for (const rule of sets.seen) reach = Math.max(reach, rule.maxLength * HIDDEN_STRETCH);
@@ -220,6 +228,7 @@ export class StreamGuard {
         mode: 'spans',
         hidden: seen ? this.view.hidden : null,
         onSpan: (c) => this.addSpan(rules, seen, c),
+        profile: this.options.profile ?? null,
       },
     );
   }

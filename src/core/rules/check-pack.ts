@@ -33,7 +33,8 @@ function prefilterWarnings(pack: CompiledPack): PackProblem[] {
       message:
         `no keywords and the pattern can start at ${Math.round(cost.startShare * 100)}% of the positions of ordinary text, ` +
         `so the keyword prefilter cannot skip text for it: expected cost ${cost.stepsPerChar.toFixed(1)} automaton steps ` +
-        `per input character (a keyword rule costs none until its keyword appears); declare keywords or start the pattern with a rarer character`,
+        `per input character (a keyword rule costs none until its keyword appears); declare keywords or start the pattern with a rarer character ` +
+        `(warned at ${Math.round(USELESS_PREFILTER_START_SHARE * 100)}% of positions or more)`,
     });
   }
   return warnings;

@@ -25,7 +25,15 @@ const SAMPLE = [
   'Rows: 42, 17, 3.14159; status = "ok"; retries <= 3 && timeout > 250ms.\n',
 ].join('\n');
 
-/** Share of positions at or above which a keyword-less rule makes the prefilter useless. */
+/**
+ * The warning threshold of `csg rules check` (check-pack.ts): a rule without
+ * keywords whose automaton survives its first unit at this share of the sample's
+ * positions or more (30%: roughly "any letter") gets a warning, never an error.
+ * Below it a rule starts on rarer units (digits, `@`, `[`, capitals after a word
+ * boundary) and costs little next to the rest of the scan. The built-in packs
+ * stay below it (test/unit/rules/prefilter-cost.test.ts), and the threshold is
+ * printed in the warning.
+ */
 export const USELESS_PREFILTER_START_SHARE = 0.3;
 
 export interface PrefilterCost {

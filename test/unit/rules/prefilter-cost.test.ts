@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { checkPack } from '../../../src/core/rules/check-pack.ts';
 import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { prefilterCost } from '../../../src/core/rules/prefilter-cost.ts';
+import {
+  USELESS_PREFILTER_START_SHARE,
+  prefilterCost,
+} from '../../../src/core/rules/prefilter-cost.ts';
 import type { RuleSpec } from '../../../src/core/rules/rule.ts';
 
 function rule(id: string, pattern: string, match: string, keywords?: string[]): RuleSpec {
@@ -55,10 +58,44 @@ describe('prefilter cost', () => {
     );
   });
 
+  it('warns at the documented threshold and not below it; a deliberately costly rule', () => {
+    const costly = {
+      name: 'costly',
+      version: '1',
+      rules: [
+        // Starts at every unit but a line break and runs up to 64 steps from each.
+        rule('any-run-then-bang', '[^\\n]{8,64}!', 'eight units!'),
+        // Starts at capitals only: well under the threshold.
+        rule('capital-word', '[A-Z][a-z]{2,8}', 'Hello'),
+        rule('keyed', 'ZZ-[0-9]{2}', 'ZZ-12', ['ZZ-']),
+      ],
+    };
+    const compiled = compilePack(costly);
+    const shares = new Map(compiled.rules.map((r) => [r.id, prefilterCost(compiled, r)]));
+    expect(USELESS_PREFILTER_START_SHARE).toBe(0.3);
+    expect(shares.get('any-run-then-bang')!.startShare).toBeGreaterThan(0.9);
+    expect(shares.get('any-run-then-bang')!.stepsPerChar).toBeGreaterThan(10);
+    expect(shares.get('capital-word')!.startShare).toBeLessThan(USELESS_PREFILTER_START_SHARE);
+    const report = checkPack(costly);
+    expect(report.problems).toEqual([]);
+    // Exactly the keyword-less rules at or above the threshold are warned about.
+    const expected = compiled.rules
+      .filter((r) => r.keywords === null)
+      .filter((r) => shares.get(r.id)!.startShare >= USELESS_PREFILTER_START_SHARE)
+      .map((r) => r.id);
+    expect(expected).toEqual(['any-run-then-bang']);
+    expect(report.warnings.map((w) => w.rule)).toEqual(expected);
+    expect(report.warnings[0]?.message).toMatch(
+      /can start at (9\d|100)% of the positions .* expected cost \d+\.\d automaton steps per input character.* \(warned at 30% of positions or more\)$/,
+    );
+  });
+
   it('has nothing to say about the built-in packs', () => {
     const builtin = getCorePack();
     for (const r of builtin.rules.filter((x) => x.keywords === null)) {
-      expect(prefilterCost(builtin, r).startShare, r.id).toBeLessThan(0.3);
+      expect(prefilterCost(builtin, r).startShare, r.id).toBeLessThan(
+        USELESS_PREFILTER_START_SHARE,
+      );
     }
   });
 });

@@ -1,0 +1,92 @@
+/**
+ * The `cli` section of `npm run bench` (issue 19 §2, §5): how long
+ * `echo hi | node bin/csg.js scan` takes as a whole process.
+ *
+ * The bundle is built first with `npm run build:cli` (scripts/build-cli.js),
+ * so the launcher runs dist/cli/csg.mjs; `bundle_current` says whether it
+ * still did after the runs (in a checkout a source edited meanwhile sends the
+ * launcher back to the sources). `startup_ms_median` is the median wall time of
+ * `CLI_RUNS` runs after one unmeasured run; `from_source_ms_median` is the same
+ * with `CSG_FROM_SOURCE=1` (tsx compiles the TypeScript sources, the launcher's
+ * behaviour before the build existed) over `SOURCE_RUNS` runs: the baseline.
+ * Every run must print `hi` and exit 0, else the section reports `error`.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CLI_RUNS = 11;
+export const SOURCE_RUNS = 3;
+
+export interface CliReport {
+  startup_ms_median: number;
+  startup_ms_runs: number[];
+  from_source_ms_median: number;
+  bundle_current: boolean;
+  runs: number;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** One `echo hi | node bin/csg.js scan`, in milliseconds. */
+function timedScan(env: NodeJS.ProcessEnv): number {
+  const t = performance.now();
+  const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'csg.js'), 'scan'], {
+    input: 'hi\n',
+    env,
+    encoding: 'utf8',
+  });
+  const ms = performance.now() - t;
+  if (run.status !== 0 || run.stdout !== 'hi\n') {
+    throw new Error(
+      `csg scan exited ${String(run.status)} with ${JSON.stringify(run.stdout)}: ${run.stderr.trim()}`,
+    );
+  }
+  return ms;
+}
+
+/** The launcher's own test (bin/csg.js): no input of the build changed since it began. */
+function bundleIsCurrent(): boolean {
+  try {
+    const record = JSON.parse(readFileSync(join(ROOT, 'dist', 'cli', 'inputs.json'), 'utf8')) as {
+      builtAt: number;
+      inputs: string[];
+    };
+    return record.inputs.every((path) => statSync(join(ROOT, path)).mtimeMs < record.builtAt);
+  } catch {
+    return false;
+  }
+}
+
+export function measureCli(log: (line: string) => void): CliReport {
+  const build = spawnSync('npm', ['run', '--silent', 'build:cli'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build:cli failed: ${build.stderr.trim()}`);
+  const env = { ...process.env };
+  delete env.CSG_FROM_SOURCE;
+  timedScan(env);
+  const runs: number[] = [];
+  for (let i = 0; i < CLI_RUNS; i++) runs.push(timedScan(env));
+  const current = bundleIsCurrent();
+  const source: number[] = [];
+  for (let i = 0; i < SOURCE_RUNS; i++) source.push(timedScan({ ...env, CSG_FROM_SOURCE: '1' }));
+  const report: CliReport = {
+    startup_ms_median: Math.round(median(runs) * 10) / 10,
+    startup_ms_runs: runs.map((ms) => Math.round(ms)),
+    from_source_ms_median: Math.round(median(source) * 10) / 10,
+    bundle_current: current,
+    runs: CLI_RUNS,
+  };
+  log(
+    `cli: echo hi | node bin/csg.js scan, median of ${CLI_RUNS}: ${report.startup_ms_median} ms` +
+      ` (from source: ${report.from_source_ms_median} ms; bundle current: ${current})`,
+  );
+  return report;
+}
