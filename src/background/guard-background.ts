@@ -27,6 +27,7 @@ import type {
   UiToBackground,
 } from '../protocol/runtime-messages.ts';
 import type { Settings } from '../protocol/settings-schema.ts';
+import { AnswerTally } from './answer-counts.ts';
 import { lazyDigester } from './audit-key.ts';
 import { recordsFromGuardEvents, recordsFromSendAnyway } from './audit-records.ts';
 import { LivePorts } from './live-ports.ts';
@@ -59,6 +60,8 @@ import { TabActivity } from './tab-activity.ts';
 
 /** storage.session key of the tab counters. */
 export const TAB_ACTIVITY_KEY = 'tabActivity';
+/** storage.session key of the answer counts per tab and site (issue 18). */
+export const ANSWER_COUNTS_KEY = 'answerCounts';
 
 export interface BackgroundDeps {
   storage: SettingsStorage;
@@ -91,6 +94,8 @@ function startOfLocalDay(now: number): number {
 export class GuardBackground {
   readonly live: LivePorts;
   private readonly activity = new TabActivity();
+  /** Issue 18: answers guarded per tab and site, by how (answer-counts.ts). */
+  private readonly answers = new AnswerTally();
   private readonly digester;
   /** Issue 5 §3: reference-only marks by keyed digest (reference-only-store.ts). */
   private readonly referenceOnly: ReferenceOnlyStore;
@@ -129,6 +134,8 @@ export class GuardBackground {
     this.restored = (async () => {
       const stored = await deps.session?.get(TAB_ACTIVITY_KEY).catch(() => undefined);
       this.activity.restore(stored?.[TAB_ACTIVITY_KEY]);
+      const answers = await deps.session?.get(ANSWER_COUNTS_KEY).catch(() => undefined);
+      this.answers.restore(answers?.[ANSWER_COUNTS_KEY]);
     })();
   }
 
@@ -138,7 +145,10 @@ export class GuardBackground {
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
       void this.deps.session
-        ?.set({ [TAB_ACTIVITY_KEY]: this.activity.snapshot() })
+        ?.set({
+          [TAB_ACTIVITY_KEY]: this.activity.snapshot(),
+          [ANSWER_COUNTS_KEY]: this.answers.snapshot(),
+        })
         .catch(() => undefined);
     }, 100);
   }
@@ -223,6 +233,13 @@ export class GuardBackground {
       case 'wire-issue':
         // Content-free and not an intervention: acknowledged, not logged.
         return { ok: true };
+      case 'answer-guarded': {
+        // Issue 18: counted per tab and site for the popup; not an audit record.
+        const answers = this.answers.add(from.tabId, from.site, message.format, message.decoded);
+        this.saveActivity();
+        this.live.post(from.tabId, { type: 'answers', site: from.site, answers });
+        return { ok: true };
+      }
       case 'open-popup':
         return { opened: await this.deps.openPopup().catch(() => false) };
       case 'send-anyway': {
@@ -284,6 +301,7 @@ export class GuardBackground {
   async onTabRemoved(tabId: number): Promise<void> {
     await this.restored;
     this.activity.reset(tabId);
+    this.answers.reset(tabId);
     this.saveActivity();
   }
 
@@ -378,6 +396,7 @@ export class GuardBackground {
       counters: { tab: state.events, today: await this.todayCount() },
       recent: [...state.recent],
       holding: state.holding.size > 0,
+      answers: this.answers.get(tabId, site),
     };
   }
 

@@ -98,6 +98,11 @@ function isFinding(value: unknown): boolean {
   );
 }
 
+/** A wire format id as the guard names it (`openai-chat`, `generic`, `plain-text`…). */
+export function isFormatId(value: unknown): value is string {
+  return typeof value === 'string' && /^[a-z0-9][a-z0-9-]{0,39}$/.test(value);
+}
+
 function isBoundedList(value: unknown, max: number, item: (v: unknown) => boolean): boolean {
   return Array.isArray(value) && value.length <= max && value.every(item);
 }
@@ -129,6 +134,15 @@ export function parseContentMessage(message: unknown): ContentToBackground | nul
         isShortString(message.kind) &&
         isShortString(message.detail, MESSAGE_LIMITS.messageLength)
         ? (message as ContentToBackground)
+        : null;
+    case 'answer-guarded':
+      return isFormatId(message.format) && typeof message.decoded === 'boolean'
+        ? {
+            to: 'background',
+            type: 'answer-guarded',
+            format: message.format,
+            decoded: message.decoded,
+          }
         : null;
     case 'open-popup':
       return { to: 'background', type: 'open-popup' };

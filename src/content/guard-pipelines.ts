@@ -52,6 +52,9 @@ export interface GuardPipelines {
   socket(format: string, setup: StreamGuardSetup): SocketTextGuard & Abortable;
 }
 
+/** Every stream here is an answer a guard runs on: counted per site at its end (issue 18). */
+const ANSWER = { answer: true } as const;
+
 /**
  * Reports the end exactly once: the guard's own end (`complete`, or what its
  * events imply: `blocked`, `failed`), a throw (`failed`), or an abort.
@@ -82,7 +85,7 @@ function wireGuard(
   adapter: WireAdapter,
   { pack, guard }: StreamGuardSetup,
 ): TextGuard & Abortable {
-  const stream = reporter.openStream('in', adapter.format);
+  const stream = reporter.openStream('in', adapter.format, ANSWER);
   const rewriter = new StreamRewriter(adapter, pack, {
     guard,
     onGuardEvents: (_channel, events) => stream.guardEvents(events),
@@ -109,7 +112,7 @@ function plainTextGuard(
   reporter: GuardReporter,
   { pack, guard: options }: StreamGuardSetup,
 ): TextGuard & Abortable {
-  const stream = reporter.openStream('in', 'plain-text');
+  const stream = reporter.openStream('in', 'plain-text', ANSWER);
   const guard = new StreamGuard(pack, options);
   const { run, abort, end } = ending<string>(stream);
   let holding = false;
@@ -138,7 +141,7 @@ function socketGuard(
   format: string,
   { pack, guard }: StreamGuardSetup,
 ): SocketTextGuard & Abortable {
-  const stream = reporter.openStream('in', format);
+  const stream = reporter.openStream('in', format, ANSWER);
   const inner = new OpenWebUiSocketGuard(pack, {
     guard,
     onGuardEvents: (_channel, events) => stream.guardEvents(events),

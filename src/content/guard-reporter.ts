@@ -14,6 +14,7 @@
  */
 import type { GuardEvent } from '../core/guard/guard-event.ts';
 import type { WireIssue } from '../core/wire/stream-rewriter.ts';
+import { UNDECODABLE_RULE } from '../core/wire/wire-event.ts';
 import type {
   Direction,
   PageGuardEvent,
@@ -39,8 +40,17 @@ export interface StreamReporter {
   readonly impliedOutcome: StreamOutcome;
 }
 
+export interface StreamOptions {
+  /**
+   * Issue 18: the stream is an answer a guard ran on (not a failure reported before any
+   * guard existed): at its end, one `answer-guarded` tells the format it was guarded in,
+   * or that it could not be decoded, so the popup can count answers per site.
+   */
+  answer?: boolean;
+}
+
 export interface GuardReporter {
-  openStream(direction: Direction, format: string): StreamReporter;
+  openStream(direction: Direction, format: string, options?: StreamOptions): StreamReporter;
 }
 
 function toPageEvent(event: GuardEvent): PageGuardEvent {
@@ -72,11 +82,12 @@ export function createGuardReporter(
   newStreamId: () => string,
 ): GuardReporter {
   return {
-    openStream(direction, format) {
+    openStream(direction, format, options = {}) {
       const streamId = newStreamId();
       let stream: StreamRef = { streamId, direction, format, conversationId: '', turnId: '' };
       let isHolding = false;
       let ended = false;
+      let decoded = true;
       let implied: StreamOutcome = 'complete';
       return {
         streamId,
@@ -86,6 +97,7 @@ export function createGuardReporter(
         guardEvents(events) {
           if (events.length === 0) return;
           for (const event of events) {
+            if (event.type === 'error' && event.rule === UNDECODABLE_RULE) decoded = false;
             if (event.type === 'error') implied = 'failed';
             else if (event.action === 'block' && implied === 'complete') implied = 'blocked';
           }
@@ -108,6 +120,9 @@ export function createGuardReporter(
           if (isHolding) send({ v: 1, type: 'holding', streamId, holding: false });
           ended = true;
           isHolding = false;
+          if (options.answer === true && direction === 'in') {
+            send({ v: 1, type: 'answer-guarded', streamId, format: stream.format, decoded });
+          }
           send({ v: 1, type: 'stream-end', streamId, outcome });
         },
       };

@@ -93,6 +93,15 @@ export function handlePageMessage(
         detail: message.detail,
       });
       return;
+    case 'answer-guarded':
+      // Issue 18: counted per site by the background (the popup shows the counts).
+      sinks.report({
+        to: 'background',
+        type: 'answer-guarded',
+        format: message.format,
+        decoded: message.decoded,
+      });
+      return;
     case 'confirm-send':
     case 'outgoing-lookup':
       // Issue 5's outgoing flow (outgoing-bridge.ts) answers these.

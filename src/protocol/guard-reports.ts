@@ -63,6 +63,12 @@ export type GuardReport =
     }
   /** Something about the wire the person should know (content-free). */
   | { v: 1; type: 'wire-issue'; streamId: string; kind: string; detail: string }
+  /**
+   * Issue 18: one answer (an incoming stream) ended, guarded in this format (the one it
+   * settled on: `generic` unless the generic adapter committed to a known shape), or not
+   * decodable at all. Sent once per answer, just before its `stream-end`; content-free.
+   */
+  | { v: 1; type: 'answer-guarded'; streamId: string; format: string; decoded: boolean }
   /** Issue 5: an outgoing request waits for the person's decision (warn policy). */
   | {
       v: 1;

@@ -27,6 +27,12 @@ export type ContentToBackground =
   /** Something about the wire (unknown frame, failed render…); content-free. */
   | { to: 'background'; type: 'wire-issue'; streamId: string; kind: string; detail: string }
   /**
+   * Issue 18: one answer was guarded in `format` (a wire format id, `generic` for the
+   * generic structural adapter), or could not be decoded (`decoded: false`). Counted per
+   * tab and site (src/background/answer-counts.ts); never logged, never any text.
+   */
+  | { to: 'background'; type: 'answer-guarded'; format: string; decoded: boolean }
+  /**
    * The person clicked "open Chat Stream Guard" in an in-page notice. Answer:
    * `OpenPopupAnswer`; `opened: false` when `action.openPopup()` was refused
    * (it may need a user gesture), and the notice then says where the icon is.
@@ -209,6 +215,21 @@ export interface AuditQuery {
   limit?: number;
 }
 
+/**
+ * Issue 18: the answers guarded on one site in one tab, by how they were guarded.
+ * `adapters`: answers a specific adapter guarded, by format id (`openai-chat`, …);
+ * `generic`: answers the generic structural adapter guarded (no specific adapter: every
+ * text field guarded); `undecodable`: answers that could not be decoded (stopped).
+ */
+export interface AnswerCounts {
+  adapters: Record<string, number>;
+  generic: number;
+  undecodable: number;
+}
+
+/** The format id of the generic structural adapter (src/core/wire/wire-event.ts `WireFormat`). */
+export const GENERIC_FORMAT = 'generic';
+
 export interface TabState {
   tabId: number;
   site: string;
@@ -220,6 +241,8 @@ export interface TabState {
   /** Recent events of this tab, newest last. */
   recent: AuditRecord[];
   holding: boolean;
+  /** Issue 18: the answers guarded on `site` in this tab (absent from older backgrounds). */
+  answers?: AnswerCounts;
 }
 
 /** UI (popup/options) → background. */
@@ -268,7 +291,9 @@ export const LIVE_PORT_NAME = 'csg-live';
 export type BackgroundToLive =
   | { type: 'event'; record: AuditRecord }
   | { type: 'holding'; holding: boolean }
-  | { type: 'counters'; tab: number; today: number };
+  | { type: 'counters'; tab: number; today: number }
+  /** Issue 18: the answer counts of `site` in the tab changed. */
+  | { type: 'answers'; site: string; answers: AnswerCounts };
 
 /** Answer to `set-site`. `permitted` false: the UI must request the host permission first. */
 export interface SetSiteAnswer {
@@ -296,6 +321,7 @@ export interface ContentAnswers {
   holding: { ok: true };
   'stream-end': { ok: true };
   'wire-issue': { ok: true };
+  'answer-guarded': { ok: true };
   'open-popup': OpenPopupAnswer;
   'send-anyway': { accepted: number };
   'reference-only-load': ReferenceOnlyLoadAnswer;

@@ -4,6 +4,7 @@
  * something else; the UI then says so instead of rendering undefined fields.
  */
 import type {
+  AnswerCounts,
   AuditRecord,
   BackgroundToLive,
   TabState,
@@ -35,6 +36,17 @@ export function isAuditRecords(value: unknown): value is AuditRecord[] {
   return Array.isArray(value) && value.every(isAuditRecord);
 }
 
+/** Issue 18: the answer counts of a site (adapters by format id, generic, undecodable). */
+export function isAnswerCounts(value: unknown): value is AnswerCounts {
+  return (
+    isRecord(value) &&
+    isRecord(value.adapters) &&
+    Object.values(value.adapters).every(isCount) &&
+    isCount(value.generic) &&
+    isCount(value.undecodable)
+  );
+}
+
 export function isTabState(value: unknown): value is TabState {
   return (
     isRecord(value) &&
@@ -46,7 +58,8 @@ export function isTabState(value: unknown): value is TabState {
     isCount(value.counters.tab) &&
     isCount(value.counters.today) &&
     isAuditRecords(value.recent) &&
-    typeof value.holding === 'boolean'
+    typeof value.holding === 'boolean' &&
+    (value.answers === undefined || isAnswerCounts(value.answers))
   );
 }
 
@@ -98,6 +111,8 @@ export function isLiveMessage(value: unknown): value is BackgroundToLive {
       return typeof value.holding === 'boolean';
     case 'counters':
       return isCount(value.tab) && isCount(value.today);
+    case 'answers':
+      return typeof value.site === 'string' && isAnswerCounts(value.answers);
     default:
       return false;
   }

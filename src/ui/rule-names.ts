@@ -66,3 +66,31 @@ export function actionName(action: AuditRecord['action'] | 'hold', translate: Tr
   const name = translate(key);
   return name === key || name === '' ? readableId(action) : name;
 }
+
+/**
+ * The _locales keys of the wire formats' plain names (issue 18: the popup's answer
+ * counts), one per format a guard reports; an unknown format falls back to a readable id.
+ */
+export const FORMAT_NAME_KEYS: Readonly<Record<string, string>> = {
+  'openai-chat': 'format_openai_chat',
+  'openai-responses': 'format_openai_responses',
+  anthropic: 'format_anthropic',
+  ollama: 'format_ollama',
+  'gemini-api': 'format_gemini_api',
+  'chatgpt-web': 'format_chatgpt_web',
+  'claude-web': 'format_claude_web',
+  'deepseek-web': 'format_deepseek_web',
+  'gemini-web': 'format_gemini_web',
+  'open-webui': 'format_open_webui',
+  librechat: 'format_librechat',
+  lobechat: 'format_lobechat',
+  generic: 'format_generic',
+  'plain-text': 'format_plain_text',
+};
+
+/** The plain name of a wire format (`openai-chat` → "OpenAI chat"). */
+export function formatName(format: string, translate: Translate): string {
+  const key = FORMAT_NAME_KEYS[format];
+  const name = key === undefined ? '' : translate(key);
+  return name === key || name === '' ? readableId(format) : name;
+}

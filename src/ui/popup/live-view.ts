@@ -3,7 +3,12 @@
  * over the live port, the holding indicator and the counters. Pure state
  * transitions, so the order and bounds are testable without a browser.
  */
-import type { AuditRecord, BackgroundToLive, TabState } from '../../protocol/runtime-messages.ts';
+import type {
+  AnswerCounts,
+  AuditRecord,
+  BackgroundToLive,
+  TabState,
+} from '../../protocol/runtime-messages.ts';
 
 /** The popup keeps the newest events only: it is a glance, the log has the rest. */
 export const LIVE_EVENT_LIMIT = 50;
@@ -13,6 +18,10 @@ export interface LiveView {
   events: AuditRecord[];
   holding: boolean;
   counters: { tab: number; today: number };
+  /** The tab's site (answer counts of other sites, e.g. in frames, are not shown). */
+  site: string;
+  /** Issue 18: answers guarded on the site in this tab; undefined from an older background. */
+  answers: AnswerCounts | undefined;
 }
 
 export function liveViewOf(state: TabState): LiveView {
@@ -20,6 +29,8 @@ export function liveViewOf(state: TabState): LiveView {
     events: state.recent.slice(-LIVE_EVENT_LIMIT),
     holding: state.holding,
     counters: { ...state.counters },
+    site: state.site,
+    answers: state.answers,
   };
 }
 
@@ -38,5 +49,7 @@ export function applyLiveMessage(view: LiveView, message: BackgroundToLive): Liv
       return { ...view, holding: message.holding };
     case 'counters':
       return { ...view, counters: { tab: message.tab, today: message.today } };
+    case 'answers':
+      return message.site === view.site ? { ...view, answers: message.answers } : view;
   }
 }

@@ -12,6 +12,7 @@ import { connectLive, getTabState, queryAudit, setSite } from '../background-cli
 import { t } from '../i18n.ts';
 import { Notice } from '../notice.tsx';
 import { requestSitePermission } from '../permission-request.ts';
+import { AnswersPanel } from './answers-panel.tsx';
 import { CountersPanel } from './counters-panel.tsx';
 import { type CurrentTab, currentTab } from './current-tab.ts';
 import { LiveEvents } from './live-events.tsx';
@@ -162,6 +163,9 @@ export function Popup() {
       {live ? (
         <>
           <CountersPanel tab={live.counters.tab} today={live.counters.today} />
+          {live.answers !== undefined && live.site !== '' ? (
+            <AnswersPanel answers={live.answers} />
+          ) : null}
           <LiveEvents events={live.events} holding={live.holding} />
         </>
       ) : null}

@@ -293,4 +293,70 @@ describe('GuardBackground', () => {
     );
     expect(after).toMatchObject({ counters: { tab: 0 }, recent: [] });
   });
+
+  it('counts answers per tab and site by how they were guarded (issue 18), across a worker restart', async () => {
+    const session = memoryArea();
+    const data: Record<string, unknown> = {};
+    const first = harness(session, data);
+    await first.background.start();
+    const live = livePort(popup);
+    first.background.live.adopt(
+      live.port,
+      (tabId, port) => void first.background.onLiveSubscribe(tabId, port),
+    );
+    live.send({ tabId: 4 });
+    const answer = (format: string, decoded = true) => ({
+      to: 'background',
+      type: 'answer-guarded',
+      format,
+      decoded,
+    });
+    for (const message of [
+      answer('openai-chat'),
+      answer('openai-chat'),
+      answer('generic'),
+      answer('generic', false),
+    ]) {
+      expect(await first.background.handleContent(message, chatTab())).toEqual({ ok: true });
+    }
+    // Another tab, a frame of another site and a site switched off: not this tab's site.
+    await first.background.handleContent(answer('anthropic'), chatTab(5));
+    await first.background.handleContent(
+      answer('anthropic'),
+      chatTab(4, 'http://localhost:8787/frame'),
+    );
+    expect(
+      await first.background.handleContent(answer('anthropic'), chatTab(4, 'https://a.test/')),
+    ).toBeUndefined();
+    const counts = {
+      adapters: { 'openai-chat': 2 },
+      generic: 1,
+      undecodable: 1,
+    };
+    // The live view hears every site of the tab (the popup shows its tab's site's).
+    const posted = live.received.filter((m) => m.type === 'answers');
+    expect(posted.map((m) => m.site)).toEqual([...Array<string>(4).fill('127.0.0.1'), 'localhost']);
+    expect(posted[3]).toEqual({ type: 'answers', site: '127.0.0.1', answers: counts });
+    const state = await first.background.handleUi(
+      { to: 'background', type: 'tab-state', tabId: 4 },
+      popup,
+    );
+    expect(state).toMatchObject({ site: '127.0.0.1', answers: counts, counters: { tab: 0 } });
+    await first.background.flush();
+    expect(
+      await first.background.handleUi({ to: 'background', type: 'audit-query', query: {} }, popup),
+    ).toEqual([]);
+
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const restarted = harness(session, data).background;
+    // A reload of the tab keeps its site's answer counts; closing the tab drops them.
+    await restarted.onTabLoading(4);
+    expect(
+      await restarted.handleUi({ to: 'background', type: 'tab-state', tabId: 4 }, popup),
+    ).toMatchObject({ answers: counts });
+    await restarted.onTabRemoved(4);
+    expect(
+      await restarted.handleUi({ to: 'background', type: 'tab-state', tabId: 4 }, popup),
+    ).toMatchObject({ answers: { adapters: {}, generic: 0, undecodable: 0 } });
+  });
 });

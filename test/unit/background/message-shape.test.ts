@@ -80,8 +80,42 @@ describe('parseContentMessage', () => {
       { to: 'background', type: 'stream-end', streamId: 's1', outcome: 'exploded' },
     ],
     ['holding not boolean', { to: 'background', type: 'holding', streamId: 's1', holding: 'yes' }],
+    ['an answer without format', { to: 'background', type: 'answer-guarded', decoded: true }],
+    [
+      'an answer format that is no id',
+      { to: 'background', type: 'answer-guarded', format: 'OpenAI chat!', decoded: true },
+    ],
+    [
+      'an answer format too long',
+      { to: 'background', type: 'answer-guarded', format: 'x'.repeat(41), decoded: true },
+    ],
+    [
+      'an answer decoded not boolean',
+      { to: 'background', type: 'answer-guarded', format: 'generic', decoded: 'no' },
+    ],
   ])('refuses %s', (_name, message) => {
     expect(parseContentMessage(message)).toBeNull();
+  });
+
+  it('keeps only the declared fields of an answer count (issue 18)', () => {
+    expect(
+      parseContentMessage({
+        to: 'background',
+        type: 'answer-guarded',
+        format: 'openai-chat',
+        decoded: true,
+        text: 'what the page said',
+        tabId: 99,
+      }),
+    ).toEqual({ to: 'background', type: 'answer-guarded', format: 'openai-chat', decoded: true });
+    expect(
+      parseContentMessage({
+        to: 'background',
+        type: 'answer-guarded',
+        format: 'generic',
+        decoded: false,
+      }),
+    ).toEqual({ to: 'background', type: 'answer-guarded', format: 'generic', decoded: false });
   });
 });
 

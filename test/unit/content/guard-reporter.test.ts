@@ -8,6 +8,7 @@ import { createGuardTransform } from '../../../src/core/guard/guard-stream.ts';
 import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { createGuardReporter } from '../../../src/content/guard-reporter.ts';
 import type { GuardReport } from '../../../src/protocol/guard-reports.ts';
+import { UNDECODABLE_RULE } from '../../../src/core/wire/wire-event.ts';
 import { randomId } from '../../../src/protocol/random-id.ts';
 import { engineTestPack } from '../../support/engine-test-pack.ts';
 
@@ -99,6 +100,35 @@ describe('createGuardReporter', () => {
       { v: 1, type: 'holding', streamId: 's1', holding: true },
       { v: 1, type: 'holding', streamId: 's1', holding: false },
       { v: 1, type: 'stream-end', streamId: 's1', outcome: 'complete' },
+    ]);
+  });
+
+  it('tells, once at the end of an answer, the format it settled on and whether it was decoded (issue 18)', () => {
+    const { sent, reporter } = recorder();
+    const generic = reporter.openStream('in', 'generic', { answer: true });
+    generic.setFormat('openai-chat');
+    generic.end('complete');
+    generic.end('aborted');
+    const binary = reporter.openStream('in', 'generic', { answer: true });
+    binary.guardEvents([
+      { type: 'error', rule: UNDECODABLE_RULE, message: 'undecodable: binary', at: 0, pack: 'p' },
+    ]);
+    binary.end(binary.impliedOutcome);
+    const failed = reporter.openStream('in', 'anthropic', { answer: true });
+    failed.guardEvents([{ type: 'error', message: 'validator threw', at: 3, pack: 'p' }]);
+    failed.end('failed');
+    // Not answers: a failure reported before any guard existed, and a request.
+    reporter.openStream('in', 'fetch').end('failed');
+    reporter.openStream('out', 'openai-chat', { answer: true }).end('complete');
+    expect(sent.filter((m) => m.type === 'answer-guarded' || m.type === 'stream-end')).toEqual([
+      { v: 1, type: 'answer-guarded', streamId: 's1', format: 'openai-chat', decoded: true },
+      { v: 1, type: 'stream-end', streamId: 's1', outcome: 'complete' },
+      { v: 1, type: 'answer-guarded', streamId: 's2', format: 'generic', decoded: false },
+      { v: 1, type: 'stream-end', streamId: 's2', outcome: 'failed' },
+      { v: 1, type: 'answer-guarded', streamId: 's3', format: 'anthropic', decoded: true },
+      { v: 1, type: 'stream-end', streamId: 's3', outcome: 'failed' },
+      { v: 1, type: 'stream-end', streamId: 's4', outcome: 'failed' },
+      { v: 1, type: 'stream-end', streamId: 's5', outcome: 'complete' },
     ]);
   });
 

@@ -138,6 +138,21 @@ describe('handlePageMessage', () => {
     expect(notices).toEqual([{ key: 's1:failed', text: 'Guard failed.', tone: 'error' }]);
   });
 
+  it('forwards an answer count (issue 18) with its format only, and shows no notice', () => {
+    const { s, log, reported, notices } = sinks();
+    handlePageMessage(
+      { v: 1, type: 'answer-guarded', streamId: 's1', format: 'generic', decoded: false },
+      s,
+      translate,
+      1,
+    );
+    expect(reported).toEqual([
+      { to: 'background', type: 'answer-guarded', format: 'generic', decoded: false },
+    ]);
+    expect(log).toEqual([]);
+    expect(notices).toEqual([]);
+  });
+
   it('a stream that fails shows one failure notice instead of its redaction notices', () => {
     const { s, notices } = sinks();
     handlePageMessage({ v: 1, type: 'guard-events', stream, events: [match] }, s, translate, 1);

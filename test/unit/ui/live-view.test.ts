@@ -46,6 +46,18 @@ describe('popup live view', () => {
     expect(view.counters).toEqual({ tab: 2, today: 3 });
   });
 
+  it('takes the answer counts of its own site only (issue 18)', () => {
+    const answers = { adapters: { 'openai-chat': 2 }, generic: 1, undecodable: 0 };
+    let view = liveViewOf({ ...state, answers });
+    expect(view.answers).toEqual(answers);
+    const next = { ...answers, undecodable: 1 };
+    view = applyLiveMessage(view, { type: 'answers', site: 'frame.example', answers: next });
+    expect(view.answers).toEqual(answers);
+    view = applyLiveMessage(view, { type: 'answers', site: 's', answers: next });
+    expect(view.answers).toEqual(next);
+    expect(liveViewOf(state).answers).toBeUndefined();
+  });
+
   it('does not list a stored record twice and keeps only the newest events', () => {
     let view = liveViewOf(state);
     view = applyLiveMessage(view, { type: 'event', record: record(1) });
@@ -68,5 +80,12 @@ describe('background answer shapes', () => {
     expect(isLiveMessage({ type: 'counters', tab: 1, today: Number.NaN })).toBe(false);
     expect(isLiveMessage({ type: 'other' })).toBe(false);
     expect(isSettings({ version: 1, sites: {} })).toBe(false);
+    const answers = { adapters: { generic: 1 }, generic: 0, undecodable: 2 };
+    expect(isTabState({ ...state, answers })).toBe(true);
+    expect(isTabState({ ...state, answers: { ...answers, generic: -1 } })).toBe(false);
+    expect(isTabState({ ...state, answers: { ...answers, adapters: { x: 'many' } } })).toBe(false);
+    expect(isLiveMessage({ type: 'answers', site: 's', answers })).toBe(true);
+    expect(isLiveMessage({ type: 'answers', answers })).toBe(false);
+    expect(isLiveMessage({ type: 'answers', site: 's', answers: { generic: 1 } })).toBe(false);
   });
 });

@@ -9,7 +9,8 @@ import { PROJECTION_RULES } from '../../../src/content/projection-events.ts';
 import { describe, expect, it } from 'vitest';
 import { builtinPackSources } from '../../../src/core/rules/builtin-packs.ts';
 import { UNDECODABLE_RULE } from '../../../src/core/wire/wire-event.ts';
-import { ruleNameKey } from '../../../src/ui/rule-names.ts';
+import { recognisers } from '../../../src/core/wire/wire-recognisers.ts';
+import { FORMAT_NAME_KEYS, ruleNameKey } from '../../../src/ui/rule-names.ts';
 import { ROOT } from '../../e2e/launch.ts';
 
 type Catalogue = Record<
@@ -81,6 +82,22 @@ describe('UI catalogues', () => {
     );
     const stale = Object.keys(en).filter((key) => key.startsWith('rule_') && !ids.has(key));
     expect(stale).toEqual([]);
+  });
+
+  it('name every wire format a guard reports, in both languages (issue 18 answer counts)', () => {
+    const formats = new Set([
+      ...Object.values(recognisers).map((recogniser) => recogniser.format),
+      'plain-text',
+    ]);
+    expect([...formats].filter((format) => !(format in FORMAT_NAME_KEYS))).toEqual([]);
+    for (const key of Object.values(FORMAT_NAME_KEYS)) {
+      expect(en[key]?.message, key).toBeTruthy();
+      expect(zh[key]?.message, key).toBeTruthy();
+    }
+    const named = new Set(Object.values(FORMAT_NAME_KEYS));
+    expect(Object.keys(en).filter((key) => key.startsWith('format_') && !named.has(key))).toEqual(
+      [],
+    );
   });
 
   it('localise the manifest name and description', () => {

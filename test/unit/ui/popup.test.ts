@@ -155,6 +155,76 @@ describe('popup', () => {
     expect(within(liveList).getAllByTestId('event')).toHaveLength(1);
   });
 
+  it('shows the answers guarded on the site by adapter, generic and not decodable (issue 18)', async () => {
+    answerWith(
+      tabState({
+        enabled: true,
+        permitted: true,
+        answers: { adapters: { 'openai-chat': 10 }, generic: 2, undecodable: 1 },
+      }),
+    );
+    render(h(Popup, {}));
+    const panel = await screen.findByTestId('answers');
+    const summary = () => panel.querySelector('.csg-answers-summary')?.textContent;
+    expect(summary()).toBe(
+      'Answers guarded on this site: 12 (OpenAI chat 10, generic 2) · could not be decoded: 1',
+    );
+    expect(screen.getByTestId('answers-generic-note').textContent).toContain(
+      'every text field in it is guarded',
+    );
+    const live = ports.find((port) => port.name === 'csg-live');
+    // Another site's answers (a frame of the tab) and a malformed message change nothing.
+    live?.deliver({
+      type: 'answers',
+      site: 'frame.example.net',
+      answers: { adapters: {}, generic: 9, undecodable: 9 },
+    });
+    live?.deliver({ type: 'answers', site: 'chat.example.com', answers: { generic: 1 } });
+    live?.deliver({
+      type: 'answers',
+      site: 'chat.example.com',
+      answers: {
+        adapters: { 'openai-chat': 10, anthropic: 11, 'plain-text': 1, 'some-new-format': 1 },
+        generic: 2,
+        undecodable: 3,
+      },
+    });
+    await waitFor(() => expect(screen.getByTestId('answers-guarded').textContent).toBe('25'));
+    expect(screen.getAllByTestId('answers-format').map((node) => node.dataset.format)).toEqual([
+      'anthropic',
+      'openai-chat',
+      'plain-text',
+      'some-new-format',
+      'generic',
+    ]);
+    expect(summary()).toBe(
+      'Answers guarded on this site: 25 (Anthropic 11, OpenAI chat 10, plain text 1, ' +
+        'Some new format 1, generic 2) · could not be decoded: 3',
+    );
+    expect(screen.getByTestId('answers-undecodable').textContent).toBe('3');
+  });
+
+  it('shows zero answers on a guarded site, in Simplified Chinese too', async () => {
+    const chinese = (await import('../../../_locales/zh_CN/messages.json', {
+      with: { type: 'json' },
+    })) as { default: Record<string, { message: string }> };
+    fakeBrowser.i18n.getMessage.mockImplementation(
+      (key: string) => chinese.default[key]?.message ?? '',
+    );
+    answerWith(
+      tabState({
+        enabled: true,
+        permitted: true,
+        answers: { adapters: { 'openai-chat': 1 }, generic: 1, undecodable: 0 },
+      }),
+    );
+    render(h(Popup, {}));
+    const panel = await screen.findByTestId('answers');
+    expect(panel.querySelector('.csg-answers-summary')?.textContent).toBe(
+      '本站已防护的回答： 2 （OpenAI 对话 1，通用 1） · 无法解码： 0',
+    );
+  });
+
   it('names an engine error by its kind when it names no rule', async () => {
     answerWith(
       tabState({
