@@ -8,7 +8,10 @@
  *   across `choices[].delta` chunks: the page never reads the secret (neither in the
  *   bytes it read nor in what it rendered), and the audit log has the redaction;
  * - to `POST /api/stream-binary`, a binary answer: the page gets none of it, the
- *   "could not be decoded" notice shows, and the audit log has the typed error.
+ *   "could not be decoded" notice shows, and the audit log has the typed error;
+ * - to `POST /api/stream-generic`, an SSE answer in no known shape: the generic adapter
+ *   guards it, and the popup counts the site's answers: 2 guarded (OpenAI chat 1,
+ *   generic 1), 1 could not be decoded (issue 18, "Done when").
  */
 
 import { readFileSync } from 'node:fs';
@@ -158,5 +161,37 @@ describe.each([
         format: 'generic',
       }),
     );
+  });
+
+  it('an answer in no known shape is guarded as generic, and the popup counts the answers by how', async () => {
+    const answer = await ask(page, '/api/stream-generic');
+    expect(answer.done).toBe('true');
+    expect(answer.bytes).toBeGreaterThan(0);
+
+    const popup = await openExtensionPage(
+      target,
+      `${POPUP_PATH}?tab=${tabId}`,
+      '[data-testid="answers-guarded"]',
+    );
+    await popup.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="answers-guarded"]')?.textContent === '2' &&
+        document.querySelector('[data-testid="answers-undecodable"]')?.textContent === '1',
+      { timeout: 10_000 },
+    );
+    const formats = await popup.$$eval('[data-testid="answers-format"]', (nodes) =>
+      nodes.map((node) => [(node as HTMLElement).dataset.format, node.textContent]),
+    );
+    expect(formats).toEqual([
+      ['openai-chat', 'OpenAI chat 1'],
+      ['generic', ', generic 1'],
+    ]);
+    const summary = await popup.$eval('.csg-answers-summary', (node) => node.textContent);
+    expect(summary).toBe(
+      'Answers guarded on this site: 2 (OpenAI chat 1, generic 1) · could not be decoded: 1',
+    );
+    const note = await popup.$eval('[data-testid="answers-generic-note"]', (n) => n.textContent);
+    expect(note).toBe(MESSAGES.popup_answers_generic_note!.message);
+    await popup.close();
   });
 });

@@ -9,6 +9,8 @@
  *   secret split across them; no `/chat/completions` in the URL, no `object` field.
  * - `POST /api/stream-binary`: an answer that is no text at all (a gRPC-web-like frame,
  *   `application/octet-stream`) carrying the same secret: it cannot be decoded.
+ * - `POST /api/stream-generic`: an SSE answer in a shape no adapter knows (`output.text`
+ *   deltas): the generic structural adapter guards it (issue 18: counted as generic).
  *
  * Loopback only, like the rest of the mock chat.
  */
@@ -109,6 +111,16 @@ export function proxyStreamBody(): string {
   );
 }
 
+/** An answer in no known shape: SSE events whose text is in `output.text`. */
+export function genericShapeBody(): string {
+  const event = (json: unknown) => `data: ${JSON.stringify(json)}\n\n`;
+  return (
+    event({ output: { text: 'Hello' } }) +
+    event({ output: { text: ', nothing secret here.' } }) +
+    event({ output: { done: true } })
+  );
+}
+
 /** A binary body: a gRPC-web-like frame around the secret. */
 export function binaryBody(): Buffer {
   const payload = Buffer.from(`\n\u0010${genericRouteSecret()}`, 'utf8');
@@ -143,14 +155,23 @@ export function createGenericRoutes(options: { chunkDelayMs: number }): GenericR
         sendNoncePage(res, PAGE_HTML, []);
         return true;
       }
-      if (route !== 'POST /api/stream' && route !== 'POST /api/stream-binary') return false;
+      const bodies: Record<string, () => [Buffer, string]> = {
+        'POST /api/stream': () => [
+          Buffer.from(proxyStreamBody(), 'utf8'),
+          'text/plain; charset=utf-8',
+        ],
+        'POST /api/stream-binary': () => [binaryBody(), 'application/octet-stream'],
+        'POST /api/stream-generic': () => [
+          Buffer.from(genericShapeBody(), 'utf8'),
+          'text/event-stream; charset=utf-8',
+        ],
+      };
+      const body = Object.hasOwn(bodies, route) ? bodies[route] : undefined;
+      if (body === undefined) return false;
       // The request body is not needed: drain it, then answer.
       req.resume();
       req.on('end', () => {
-        const done =
-          route === 'POST /api/stream'
-            ? stream(res, Buffer.from(proxyStreamBody(), 'utf8'), 'text/plain; charset=utf-8')
-            : stream(res, binaryBody(), 'application/octet-stream');
+        const done = stream(res, ...body());
         done.catch(() => res.destroy());
       });
       return true;
