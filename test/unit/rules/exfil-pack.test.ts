@@ -144,6 +144,9 @@ describe('exfilLinkVerdict and urlCarriesData', () => {
   });
 
   it('does not judge what a request never carries: an image fragment, a line continuation', () => {
+    const label =
+      '![npm](https://badges.example.org/npm/v/pkg?color=21bb42&label=%F0%9F%93%A6%20npm)';
+    expect(exfilLinkVerdict(label, [], 'image').risky).toBe(false);
     const dark = '![chart](https://cdn.example.net/chart.png#gh-dark-mode-only)';
     expect(exfilLinkVerdict(dark, [], 'image').risky).toBe(false);
     const data = '![chart](https://cdn.example.net/chart.png?d=1#gh-dark-mode-only)';
@@ -187,6 +190,8 @@ describe('imageQueryIsConfiguration', () => {
     ['s=12345', false],
     // Acronyms, dotted names, emoji labels, durations, owner/name, a plain nested URL.
     ['branch=master&label=CI', true],
+    ['branch=core-8-6-branch', true],
+    ['branch=hunter2', false],
     ['style=for-the-badge&logo=dev.to', true],
     ['label=%F0%9F%93%A6%20npm', true],
     ['maxAge=2592000', true],

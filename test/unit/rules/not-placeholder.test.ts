@@ -105,6 +105,12 @@ describe('looksMadeUp: a value of unknown format (generic rules)', () => {
     ['fakesecuritytoken', ''],
     ['aBcDeFgHiJkLmNoPqRsT1234567890abcdefghij', ''],
     ['请输入至少八位数字', ''],
+    ['1234567890', ''],
+    ['value=BASE64PUBLICKEY', ''],
+    ['static:::1a:2b:3c:4d', ''],
+    ['fd31:bf08:57cb::1', ''],
+    ['10.0.4.17:5432', ''],
+    ['projects/1234567890/locations/us-west1', ''],
     ['Xk29fLq8ZtWm', 'api_key_id'],
     ['Xk29fLq8ZtWm', '"token_url": "'],
     ['Xk29fLq8ZtWm', 'publishable_key'],
@@ -122,6 +128,10 @@ describe('looksMadeUp: a value of unknown format (generic rules)', () => {
     ['Tq8mZ2xLk9vR4nWb', 'client_secret'],
     ['Tq8mZ2xLk9vR4nWb', 'api_key'],
     ['Tq8mZ2xLk9vR4nWb', 'SONAR_LOGIN'],
+    ['4821-9933', 'pin'],
+    ['2021-07-04:1999', 'password'],
+    ['dGhlIHNlY3JldCBrZXk=', 'api_key'],
+    ['EEGlnEPYJV//kbvvIqxKkQwOiS+UENyPncC4bF46ong=', 'PrivateKey'],
   ])('%j assigned to %j is a value', (value, name) => {
     expect(looksMadeUp(value, name)).toBe(false);
   });

@@ -21,6 +21,8 @@ describe('isSearchQuery', () => {
     'workflow:"Linux" branch:core-8-6-branch',
     'is:issue sort:reactions-+1-desc label:enhancement',
     'is:issue label:"pkg: generator" is:open',
+    'is:pr reviewed-by:marcosvega91',
+    'is:pr author:jrnail23',
   ])('%j is a search', (query) => {
     expect(isSearchQuery(query)).toBe(true);
   });
@@ -38,7 +40,8 @@ describe('isSearchQuery', () => {
     'is:open averyveryveryverylongwordthatisnotprose',
     `is:open ${'word '.repeat(16)}`,
     // A digit inside a word or a long number stays data, in a qualifier too.
-    'author:hunter2',
+    'label:hunter2',
+    'is:pr author:Tq8mZ2xLk9vR',
     'is:open branch:release-2024',
     'is:open label:4111111111111111',
   ])('%j is not a search', (query) => {

@@ -248,10 +248,40 @@ describe('continuation: what still continues a value capped by a length bound', 
       'curl-auth-user',
       'npmrc-auth-credential',
       'password-in-words',
+      // Provider formats whose length bound is a scanner's cap, not the format's.
+      'stripe-secret-key',
+      'openai-api-key',
+      'slack-token',
+      'gitlab-pat',
+      'jwt',
+      'dropbox-api-token',
+      'pypi-upload-token',
+      'facebook-access-token',
+      'grafana-cloud-api-token',
     ]) {
       expect(rule(id).continuation, id).toBeDefined();
     }
   });
+
+  it('is not declared where the format fixes the length (a longer run is another format)', () => {
+    for (const id of ['github-pat', 'aws-access-key-id', 'google-api-key', 'npm-token']) {
+      expect(rule(id).continuation, id).toBeUndefined();
+    }
+  });
+
+  it.each(withContinuation.map((r) => [r.id, r] as const))(
+    '%s: continues the last unit of every match of its examples',
+    (_id, spec) => {
+      const unit = new RegExp(`^${spec.continuation ?? ''}$`, 'u');
+      for (const text of spec.examples.match) {
+        for (const match of ruleMatches(spec, text)) {
+          const value = spec.value === undefined ? match.text : valueOf(spec, match.text)?.text;
+          const last = [...(value ?? '')].at(-1) ?? '';
+          expect(unit.test(last), `${spec.id}: ${JSON.stringify(match.text)}`).toBe(true);
+        }
+      }
+    },
+  );
 
   it.each(withContinuation.map((r) => [r.id, r] as const))(
     '%s: one character class that does not take spaces or quotes',

@@ -34,8 +34,9 @@ const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,31}$/;
  * Value shapes that settings take, judged on the percent-decoded value:
  * empty; at most one space (`label=%20`, an empty badge label); words of
  * letters only, lower-case, Capitalised, camelCase or an acronym of up to five
- * capitals, joined by `-`, `_` or `.` (`for-the-badge`, `brightgreen`, `Edge`,
- * `dev.to`, `CI`), after an emoji if the label starts with one, at most 24
+ * capitals, joined by `-`, `_` or `.`, with numbers of one or two digits
+ * between them (`for-the-badge`, `brightgreen`, `Edge`, `dev.to`, `CI`,
+ * `core-8-6-branch`), after an emoji if the label starts with one, at most 24
  * characters; a number of
  * up to 4 digits (`890`, `1000`); a version (`1.2.3`, `v2`); a hex colour of
  * 3 or 6 digits (`#`-prefixed, or bare under a colour parameter name).
@@ -45,7 +46,7 @@ const WORD = String.raw`(?:[A-Z]{2,5}|[A-Za-z][a-z]*(?:[A-Z][a-z]+)*)`;
 const SETTING_VALUE: readonly RegExp[] = [
   /^\s?$/,
   new RegExp(
-    String.raw`^(?=.{1,24}$)(?:\p{Extended_Pictographic}\uFE0F?\s?)?${WORD}(?:[-_.]${WORD})*$`,
+    String.raw`^(?=.{1,24}$)(?:\p{Extended_Pictographic}\uFE0F?\s?)?${WORD}(?:[-_.](?:${WORD}|[0-9]{1,2}))*$`,
     'u',
   ),
   /^v?[0-9]{1,4}(?:\.[0-9]{1,4}){0,3}$/,

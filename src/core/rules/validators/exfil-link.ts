@@ -79,7 +79,8 @@ export function exfilLinkVerdict(
       return { risky: true, host };
     }
     if (hostIsAllowed(host, allowedHosts)) return { risky: false, host };
-    return { risky: urlCarriesData(requested, host), host };
+    // The query was judged above, by the stricter rules for images; the rest by shape.
+    return { risky: urlCarriesData(q < 0 ? requested : requested.slice(0, q), host), host };
   } else {
     if (name === 'mailto') return { risky: url.includes('?'), host };
     if (!absolute || hostIsAllowed(host, allowedHosts)) return { risky: false, host };

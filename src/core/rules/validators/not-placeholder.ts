@@ -27,8 +27,9 @@
  * provider format does not need (the format is the evidence, whatever the
  * name, and synthetic test tokens are built of words), `looksMadeUp`:
  * - a stand-in word (`fake`, `mock`, `secret`, `token`: `fakesecuritytoken`,
- *   `mysecret`), a counting run (`0123456789`, `abcdefghij`), or prose in
- *   another script (`password：请输入至少八位`);
+ *   `mysecret`), a counting run (`0123456789`, `abcdefghij`), prose in
+ *   another script (`password：请输入至少八位`), another assignment
+ *   (`value=BASE64KEY`) or an IP address;
  * - words instead of a value (`wordsOnly`): identifiers, resource paths and
  *   metavariables (`OAUTH2_CLIENT_SECRET`, `projects/p1/secrets/my-secret/2`,
  *   `UID:GID:directory:shell`): every part reads as a
@@ -53,7 +54,7 @@ import { isTimeBasedUuid } from './time-based-uuid.ts';
 const REPEATED_RUN = /(.)\1{7,}|([xX*#])\2{3,}/;
 
 /**
- * Ten or more characters counting up (`0123456789`, `abcdefghij`, `ABCDEFGHIJ`):
+ * Ten or more characters counting up (`0123456789`, `1234567890`, `abcdefghij`):
  * filler typed by a person. Ten, so that a random hex key (one chance in 16 per
  * step) practically never has one.
  */
@@ -61,7 +62,8 @@ function countingRun(value: string): boolean {
   let run = 1;
   for (let i = 1; i < value.length; i++) {
     const step = value.charCodeAt(i) - value.charCodeAt(i - 1);
-    run = step === 1 && /[0-9A-Za-z]/.test(value.charAt(i)) ? run + 1 : 1;
+    const wraps = value.charAt(i - 1) === '9' && value.charAt(i) === '0';
+    run = (step === 1 && /[0-9A-Za-z]/.test(value.charAt(i))) || wraps ? run + 1 : 1;
     if (run >= 10) return true;
   }
   return false;
@@ -88,6 +90,17 @@ const PLACEHOLDER_WORDS =
  * fixtures spell them inside real formats (`xoxb-…-slacktoken…`).
  */
 const STAND_IN_WORDS = /fake|mock|secret|token/i;
+
+/**
+ * Another assignment where a value should be (`KEYID,value=BASE64KEY`,
+ * `type=11,value=…:rick=…`): the name matched the middle of a list of
+ * settings. Base64 has `=` only at its end.
+ */
+const NESTED_ASSIGNMENT = /^[A-Za-z_][\w.-]*=[^=]/;
+
+/** An IP address (`10.0.4.17`, `fd31::1a:2b`, `static:::1a:2b:3c:4d`): an address, not a secret. */
+const IP_ADDRESS =
+  /^(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?::[0-9]{1,5})?$|^(?:[A-Za-z]+:)?(?=[0-9A-Fa-f:]*::|(?:[0-9A-Fa-f]{1,4}:){7})(?:[0-9A-Fa-f]{0,4}:){2,8}[0-9A-Fa-f]{0,4}$/;
 
 /** Two letters in a row of a script other than Latin (`请输入至少八位`, `введите`): prose, not a value. */
 const PROSE_SCRIPT = /(?:(?!\p{Script=Latin})\p{L}){2}/u;
@@ -119,8 +132,9 @@ export function readsAsWord(part: string): boolean {
 /**
  * Only words: identifiers, resource paths, metavariables, field layouts. Parts
  * are split at anything but letters and digits; with more than one part, a
- * part may be a number of up to four digits or a word with a digit or two at
- * its end (`v1`, `OAUTH2`, `Key1`, `central1`). A single part must be a plain
+ * part may be a number (`projects/1234567890/…`; no more numbers than words,
+ * so `4821-9933` stays a value) or a word with a digit or two at its end (`v1`,
+ * `OAUTH2`, `Key1`, `central1`). A single part must be a plain
  * word, or a compound name with a digit or two at its end
  * (`ExistingLabelValue1`; `hunter2` stays a value).
  */
@@ -134,11 +148,18 @@ export function wordsOnly(value: string): boolean {
     if (m === null || !readsAsWord(m[1] ?? '')) return false;
     return m[2] === '' || (m[1]?.match(/[A-Z][a-z]+/g) ?? []).length >= 2;
   }
-  return parts.every((p) => {
-    if (/^[0-9]{1,4}$/.test(p)) return true;
+  let words = 0;
+  let numbers = 0;
+  for (const p of parts) {
+    if (/^[0-9]{1,12}$/.test(p)) {
+      numbers++;
+      continue;
+    }
     const m = /^([A-Za-z]+)[0-9]{0,2}$/.exec(p);
-    return m !== null && readsAsWord(m[1] ?? '');
-  });
+    if (m === null || !readsAsWord(m[1] ?? '')) return false;
+    words++;
+  }
+  return words > 0 && words >= numbers;
 }
 
 /** True when `value` looks like a placeholder rather than a secret. */
@@ -241,6 +262,8 @@ export function looksMadeUp(value: string, name: string): boolean {
     wordsOnly(value) ||
     STAND_IN_WORDS.test(value) ||
     PROSE_SCRIPT.test(value) ||
+    NESTED_ASSIGNMENT.test(value) ||
+    IP_ADDRESS.test(value) ||
     countingRun(value) ||
     nameSaysNotSecret(name)
   );

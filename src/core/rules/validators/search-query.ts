@@ -16,7 +16,9 @@
  * - no digit anywhere (numbers are the usual data: codes, keys, phone
  *   numbers, amounts), except a number of one or two digits standing alone
  *   between separators in a qualifier value (`branch:core-8-6-branch`,
- *   `sort:reactions-+1-desc`); at most 16 terms, no other punctuation.
+ *   `sort:reactions-+1-desc`), or at the end of a user name in a qualifier
+ *   that names a person (`reviewed-by:marcosvega91`); at most 16 terms, no
+ *   other punctuation.
  * Prose with an encoded space and no qualifier (`q=previous+message`), a
  * number, a key or serialised data stay data (`url-carries-data.ts`). The
  * limit is stated, not hidden: a qualifier followed by plain words without
@@ -43,12 +45,22 @@ function digitsAreSmallParts(term: string): boolean {
   return term.split(/[-._/+:"]+/).every((part) => !/[0-9]/.test(part) || /^[0-9]{1,2}$/.test(part));
 }
 
+/**
+ * Qualifiers that name a person (`author:`, `reviewed-by:`, `assignee:`,
+ * `involves:`, `user:`, `org:`), whose value is a user name as people pick
+ * them: letters with one number of up to four digits at the start or the end
+ * (`reviewed-by:marcosvega91`, `author:0xflotus`), not scattered digits.
+ */
+const USER_QUALIFIER =
+  /^-?(?:author|commenter|reviewed-by|review-requested|assignee|involves|mentions|user|org|owner|from|to):[0-9]{0,4}[A-Za-z][A-Za-z-]*[0-9]{0,4}$/;
+
 export function isSearchQuery(decoded: string): boolean {
   const terms = decoded.match(TERM) ?? [];
   if (terms.length === 0 || terms.length > MAX_TERMS) return false;
   let qualifiers = 0;
   for (const term of terms) {
-    if (QUALIFIER.test(term) && digitsAreSmallParts(term)) qualifiers++;
+    if (QUALIFIER.test(term) && (digitsAreSmallParts(term) || USER_QUALIFIER.test(term)))
+      qualifiers++;
     else if (/[0-9]/.test(term) || !FREE_TERM.test(term)) return false;
   }
   return qualifiers > 0;
