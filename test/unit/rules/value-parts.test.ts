@@ -9,8 +9,8 @@
  * a closing quote, or before the `@` that ends a URL's userinfo: URL rules
  * match `scheme://user:password@` and keep user and host), and the text before
  * it does not end inside the value's
- * own run of characters (the value is not cut in two). A value's characters
- * are all of the rule's `continuation` class, when it has one.
+ * own run of characters (the value is not cut in two). A value ends in a unit
+ * of the rule's `continuation` class, when it has one.
  */
 import { describe, expect, it } from 'vitest';
 import type { RulePack, RuleSpec } from '../../../src/core/rules/rule.ts';
@@ -118,8 +118,10 @@ describe('value: the part of a match that is the secret', () => {
             expect(continuesRun(before, value.text), `${where}: cut after ${before}`).toBe(false);
           }
           if (spec.continuation !== undefined) {
-            const unit = new RegExp(`^${spec.continuation}+$`, 'u');
-            expect(unit.test(value.text), `${where}: of ${spec.continuation}`).toBe(true);
+            // The value's last unit is one its continuation would take.
+            const unit = new RegExp(`^${spec.continuation}$`, 'u');
+            const last = [...value.text].at(-1) ?? '';
+            expect(unit.test(last), `${where}: ends in ${spec.continuation}`).toBe(true);
           }
           checked++;
         }
@@ -263,6 +265,11 @@ describe('continuation: what still continues a value capped by a length bound', 
     }
   });
 
+  it('is declared by the exfil rules whose URL can run past their bound', () => {
+    expect(rule('bare-url-exfil').continuation).toBeDefined();
+    expect(rule('autolink-exfil').continuation).toBeDefined();
+  });
+
   it('is not declared where the format fixes the length (a longer run is another format)', () => {
     for (const id of ['github-pat', 'aws-access-key-id', 'google-api-key', 'npm-token']) {
       expect(rule(id).continuation, id).toBeUndefined();
@@ -277,7 +284,9 @@ describe('continuation: what still continues a value capped by a length bound', 
         for (const match of ruleMatches(spec, text)) {
           const value = spec.value === undefined ? match.text : valueOf(spec, match.text)?.text;
           const last = [...(value ?? '')].at(-1) ?? '';
-          expect(unit.test(last), `${spec.id}: ${JSON.stringify(match.text)}`).toBe(true);
+          // A match closed by its own delimiter (`<https://…>`) did not stop at its bound.
+          const closed = spec.value === undefined && /[>)\]"']$/.test(match.text);
+          expect(unit.test(last) || closed, `${spec.id}: ${JSON.stringify(match.text)}`).toBe(true);
         }
       }
     },
