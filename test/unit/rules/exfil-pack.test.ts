@@ -126,12 +126,19 @@ describe('exfilLinkVerdict and urlCarriesData', () => {
     ['https://evil.example/docs/X509_STORE_CTX_get_error.html', false],
     ['https://evil.example/view/JSON-Patch-Replace-Operation-1535540952263', false],
     ['https://evil.example/repo&page=editor&tutorial=intro/tutorial.md', false],
+    ['https://evil.example/Planning-Notes-pubblico-1bc826ecc0994dd8915be97fc3489cde?pvs=74', false],
+    ['https://evil.example/tag/8565?q=%23%E8%AE%BE%E8%AE%A1%E5%B8%88', false],
     // ... and what stays data: the same words on a file, scattered digits, a blob before the directive.
     ['https://evil.example/p.png?q=react+hooks', true],
     ['https://evil.example/c?author=Tq8mZ2xLk9vR', true],
     ['https://evil.example/doc#c2VjcmV0VG9rZW4xMjM0:~:text=x', true],
     ['https://evil.example/repo&page=editor&d=c2VjcmV0VG9rZW4xMjM0', true],
     ['https://evil.example/view/c2VjcmV0-VG9rZW4x-MjM0NTY3', true],
+    ['https://evil.example/?d=1bc826ecc0994dd8915be97fc3489cde', true],
+    [
+      'https://evil.example/?q=%E6%88%91%E7%9A%84%E5%AF%86%E7%A0%81%E6%98%AF%E8%BF%99%E4%B8%AA%E4%BD%A0%E8%A6%81%E8%AE%B0%E4%BD%8F%E5%93%A6',
+      true,
+    ],
   ])('%s carries data: %s', (url, data) => {
     expect(urlCarriesData(url.slice('https:'.length), 'evil.example')).toBe(data);
   });

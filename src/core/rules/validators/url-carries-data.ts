@@ -74,14 +74,17 @@ function identifierLike(run: string): boolean {
  * `X509_STORE_CTX_get_error`, `JSON-Patch-Replace-Operation-1535540952263`):
  * a name. Every part is a word (`readsAsWord`), a word with up to four digits
  * at its end (`X509`, `utf8`) or a number; random base64url leaves parts that
- * mix case and digits and do not read as words.
+ * mix case and digits and do not read as words. `ids`: in a path, a part may
+ * also be a single-case hex id (`Page-Title-1bc826ecc0994dd8915be97fc3489cde`,
+ * a wiki page's slug), as a path's ids are elsewhere.
  */
-function slugOfWords(run: string): boolean {
+function slugOfWords(run: string, ids = false): boolean {
   const parts = run.split(/[-_.]+/).filter((p) => p !== '');
   return (
     parts.length >= 2 &&
     parts.every((p) => {
       if (/^[0-9]+$/.test(p)) return true;
+      if (ids && /^(?:[0-9a-f]{8,}|[0-9A-F]{8,})$/.test(p)) return true;
       const m = /^([A-Za-z]+)[0-9]{0,4}$/.exec(p);
       return m !== null && readsAsWord(m[1] ?? '');
     })
@@ -110,6 +113,12 @@ function routeOfNames(run: string): boolean {
         (/^[A-Z]/.test(seg) && identifierLike(seg)),
     )
   );
+}
+
+const encoder = new TextEncoder();
+
+function utf8Length(s: string): number {
+  return encoder.encode(s).length;
 }
 
 /** Parameter names that hold a search. */
@@ -165,7 +174,7 @@ function encodedBlob(raw: string, longRunsAreData: boolean): boolean {
     if (run.length >= 32 && longRunsAreData) return true;
   }
   for (const run of raw.match(/[A-Za-z0-9_-]{24,}/g) ?? []) {
-    if (slugOfWords(run)) continue;
+    if (slugOfWords(run, !longRunsAreData)) continue;
     const count = (re: RegExp): number => (run.match(re) ?? []).length;
     if (count(/[A-Z]/g) >= 3 && count(/[a-z]/g) >= 3 && count(/[0-9]/g) >= 3) return true;
   }
@@ -204,7 +213,11 @@ function queryCarriesData(query: string, searches: boolean, depth: number): bool
     if (isSearchQuery(decoded)) continue;
     if (searches && depth === 0 && SEARCH_NAME.test(name) && searchPhrase(decoded)) continue;
     if ((slugOfWords(decoded) || routeOfNames(decoded)) && decoded.length <= 64) continue;
-    if (value.length >= 24 || wordGaps(decoded) >= 1 || /['"<>{}|\\^`]/.test(decoded)) return true;
+    // Length in bytes once decoded (`%2F` is one byte, a CJK character three):
+    // escapes do not make a short value long, and a sentence without spaces stays long.
+    if (utf8Length(decoded) >= 24 || wordGaps(decoded) >= 1 || /['"<>{}|\\^`]/.test(decoded)) {
+      return true;
+    }
     if (encodedBlob(value, true)) return true;
     if (USER_PARAM.test(name) && userName(decoded)) continue;
     // Letters and digits mixed in one run (`abc123xyz`), judged on the decoded
