@@ -128,6 +128,7 @@ describe('looksMadeUp: a value of unknown format (generic rules)', () => {
     ['Tq8mZ2xLk9vR4nWb', 'client_secret'],
     ['Tq8mZ2xLk9vR4nWb', 'api_key'],
     ['Tq8mZ2xLk9vR4nWb', 'SONAR_LOGIN'],
+    ['secretKey456', 'password'],
     ['4821-9933', 'pin'],
     ['2021-07-04:1999', 'password'],
     ['dGhlIHNlY3JldCBrZXk=', 'api_key'],

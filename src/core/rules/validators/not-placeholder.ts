@@ -26,8 +26,8 @@
  * the name the value is assigned to, and two more judgements apply, which a
  * provider format does not need (the format is the evidence, whatever the
  * name, and synthetic test tokens are built of words), `looksMadeUp`:
- * - a stand-in word (`fake`, `mock`, `secret`, `token`: `fakesecuritytoken`,
- *   `mysecret`), a counting run (`0123456789`, `abcdefghij`), prose in
+ * - a stand-in word (`fake`, `mock`, `token`: `fakesecuritytoken`), a
+ *   counting run (`0123456789`, `abcdefghij`), prose in
  *   another script (`password：请输入至少八位`), another assignment
  *   (`value=BASE64KEY`) or an IP address;
  * - words instead of a value (`wordsOnly`): identifiers, resource paths and
@@ -86,10 +86,11 @@ const PLACEHOLDER_WORDS =
 
 /**
  * Words that make a value of unknown format a stand-in (`fakesecuritytoken`,
- * `mysecret`, `token123`), judged for generic rules only: provider test
- * fixtures spell them inside real formats (`xoxb-…-slacktoken…`).
+ * `mocktoken123`), judged for generic rules only: provider test fixtures spell
+ * them inside real formats (`xoxb-…-slacktoken…`). Not `secret`: people do
+ * make passwords of it (`secretKey456`).
  */
-const STAND_IN_WORDS = /fake|mock|secret|token/i;
+const STAND_IN_WORDS = /fake|mock|token/i;
 
 /**
  * Another assignment where a value should be (`KEYID,value=BASE64KEY`,
