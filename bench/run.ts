@@ -29,7 +29,7 @@
  */
 import { StreamGuard } from '../src/core/guard/stream-guard.ts';
 import { scanText } from '../src/core/guard/scan-text.ts';
-import { getCorePack } from '../src/core/rules/builtin-packs.ts';
+import { compileGuardPack, getCorePack } from '../src/core/rules/builtin-packs.ts';
 
 const corePack = getCorePack();
 import { NaiveRescanGuard } from './baselines/naive-rescan-guard.ts';
@@ -208,7 +208,9 @@ async function main(): Promise<void> {
   );
 
   if (process.argv.includes('--profile')) {
-    const profile = profileRules(corePack, workload);
+    const profile = profileRules(corePack, workload, (disabled) =>
+      compileGuardPack({ disabledRules: disabled }),
+    );
     if (!jsonOnly) process.stdout.write(profileTable(profile) + '\n');
     process.stdout.write(
       JSON.stringify({
@@ -216,11 +218,14 @@ async function main(): Promise<void> {
           bytes: profile.bytes,
           unprofiled_ms: round(profile.unprofiled_ms, 1),
           profiled_ms: round(profile.profiled_ms, 1),
+          always_on_ablation_ms:
+            profile.always_on_ablation_ms === null ? null : round(profile.always_on_ablation_ms, 1),
           rules: profile.rows.map((r) => ({
             ...r,
             spawns_per_kunit: round(r.spawns_per_kunit, 2),
             validate_ms: round(r.validate_ms, 2),
             est_ms: round(r.est_ms, 2),
+            ablation_ms: r.ablation_ms === null ? null : round(r.ablation_ms, 1),
           })),
         },
       }) + '\n',
