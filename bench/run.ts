@@ -369,7 +369,7 @@ async function main(): Promise<void> {
         'csg start-up (echo hi | node bin/csg.js scan)',
         'error' in cli
           ? `not measured: ${cli.error}`
-          : `${cli.startup_ms_median} ms median of ${cli.runs}; from source ${cli.from_source_ms_median} ms`,
+          : `${cli.startup_ms_median} ms median of ${cli.runs}; from source ${cli.from_source_ms_median} ms; node -e 0 ${cli.node_ms_median} ms`,
       ],
       ...browserRows(browser),
       [
