@@ -411,6 +411,10 @@ interface Run {
   /** The unbounded repetition (its `stretch` number) that may reach maxLength, or -1. */
   stretch: number;
   maxLength: number;
+  /** Where the stretched repetition ended in the sample, once generated. */
+  stretchEnd?: number;
+  /** Whether the stretched repetition repeats single units (a run a continuation class covers). */
+  stretchIsRun?: boolean;
 }
 
 function emit(run: Run, s: string): void {
@@ -448,6 +452,9 @@ function unboundedCount(run: Run, g: Gen & { type: 'repeat' }): number {
   if (roll < 0.3) return rng.int(min, min + 8);
   if (roll < 0.55) return rng.int(min, reach);
   if (roll < 0.75) return Math.max(min, reach - rng.int(0, 3));
+  // Past the bound only as a run of units (what a rule's `continuation` class
+  // covers); a repetition of structure stops at the bound (see `attempt`).
+  if (g.item.type !== 'chars') return reach;
   return reach + rng.int(1, 8 + Math.floor(reach / 16));
 }
 
@@ -482,6 +489,10 @@ function generate(g: Gen, run: Run): void {
       if (g.max > 1) run.depth++;
       for (let i = 0; i < count; i++) generate(g.item, run);
       if (g.max > 1) run.depth--;
+      if (g.stretch >= 0 && g.stretch === run.stretch && run.depth === 0) {
+        run.stretchEnd = run.length;
+        run.stretchIsRun = g.item.type === 'chars';
+      }
       return;
     }
   }
@@ -491,6 +502,8 @@ function generate(g: Gen, run: Run): void {
 // Public API
 
 const DEFAULT_MAX_LENGTH = 256;
+/** Units a sample past its bound may end with after its stretched run (padding such as `==`). */
+const TRAILER = 8;
 const ATTEMPTS = 200;
 
 /** A rule's pattern, compiled once for sampling. */
@@ -528,6 +541,17 @@ export class PatternStrings {
       maxLength: this.maxLength,
     };
     generate(this.gen, run);
+    // Past its bound a rule sees no more of its own structure: only the run its
+    // `continuation` class continues (DESIGN.md §3.10). A sample that goes past the
+    // bound inside a repetition and then goes on with more of the pattern (a second
+    // Kubernetes data entry after a 16 KB first one) tests a format no bounded rule
+    // can follow, so the stretch past the bound stays at the end of the sample.
+    if (
+      run.length > this.maxLength &&
+      (run.stretchIsRun !== true || (run.stretchEnd ?? run.length) < run.length - TRAILER)
+    ) {
+      return '';
+    }
     return run.out.join('');
   }
 

@@ -403,7 +403,7 @@ export class StreamGuard {
     this.pieces.push({ kind: 'replace', from, to, text });
     this.emitPos = to;
     const continues = cluster.members
-      .filter((m) => m.end === cluster.end)
+      .filter((m) => this.runsToEnd(m, cluster.end))
       .map((m) => [continuationOf(m.rule), SEEN_KINDS.has(m.rule.kind)] as const)
       .filter(([test]) => test !== null);
     if (continues.length === 0) {
@@ -420,6 +420,23 @@ export class StreamGuard {
   }
 
   /**
+   * Whether a member's value, continued by its own `continuation` class, reaches
+   * `end`: a value cut at its bound inside a wider union (a URL around a capped
+   * assignment) still continues past the union.
+   */
+  private runsToEnd(m: Span, end: number): boolean {
+    const continues = continuationOf(m.rule);
+    if (continues === null) return false;
+    const seen = SEEN_KINDS.has(m.rule.kind);
+    const view = this.view.text;
+    for (let q = m.end; q < end; q++) {
+      if (seen && this.view.hidden.union.has(q)) continue;
+      if (!continues(view.unitAt(q))) return false;
+    }
+    return true;
+  }
+
+  /**
    * Swallows the units that continue a committed value, each as it arrives;
    * true once the run has ended (its event is then pending).
    */
@@ -429,7 +446,8 @@ export class StreamGuard {
     let at = c.at;
     let ended = final;
     while (at < view.end) {
-      if (c.seen && this.view.hidden.all.has(at)) {
+      // A value read as seen runs across hidden units and comments (rendered-view.ts).
+      if (c.seen && this.view.hidden.union.has(at)) {
         at++;
         continue;
       }
