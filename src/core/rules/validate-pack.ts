@@ -343,7 +343,7 @@ function checkRule(rule: unknown, index: number, problems: PackProblem[]): strin
     if (!isNonEmptyString(rule.continuation)) {
       add('continuation', `must be a non-empty string (got ${describe(rule.continuation)})`);
     } else if (!/^\[.*\]$/s.test(rule.continuation)) {
-      add('continuation', 'must be one character class, e.g. "[^\\s\"\']"');
+      add('continuation', 'must be one character class, such as [^\\s"\']');
     } else {
       const err = regexSyntaxError(rule.continuation, '');
       if (err !== undefined) add('continuation', `is not a valid regular expression: ${err}`);
