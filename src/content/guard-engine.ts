@@ -129,13 +129,15 @@ function startEngine(dockEngine: DockEngine): void {
     },
     PACE_SLICE_MS,
   );
+  /** A stream stopped before or outside a guard: the failure notice and an audit record. */
+  const reportFailure = (format: string, reason: string) => {
+    const stream = reporter.openStream('in', format);
+    stream.guardEvents([{ type: 'error', message: reason.slice(0, 200), at: 0, pack: 'page' }]);
+    stream.end('failed');
+  };
   const guardHost = createGuardHost({
     pipelines: createGuardPipelines(reporter),
-    reportFailure: (format, reason) => {
-      const stream = reporter.openStream('in', format);
-      stream.guardEvents([{ type: 'error', message: reason.slice(0, 200), at: 0, pack: 'page' }]);
-      stream.end('failed');
-    },
+    reportFailure,
     ready: () => guardConfig.ready(),
     adapterById,
     socketRecogniser: recognisers.openWebUiSocket,
@@ -189,6 +191,8 @@ function startEngine(dockEngine: DockEngine): void {
 
   /** One validated message from the page (the bridge parsed it: parse-page-message.ts). */
   function receive(message: PageToBridge): void {
+    // Issue 18 §4: a hook in the page stopped a response itself.
+    if (message.type === 'hook-failed') reportFailure(message.hook, `hook ${message.reason}`);
     if (guardHost.handle(message) || message.type !== 'request-guard') return;
     const { requestId } = message;
     void requestHost.guard(message.request, message.body).then((outcome) => {

@@ -118,6 +118,11 @@ export function parsePageMessage(input: unknown): PageToBridge | undefined {
     case 'guard-close':
     case 'guard-cancel':
       return isId(streamId) ? { v: 1, type: value.type, streamId } : undefined;
+    case 'hook-failed': {
+      const { hook, reason } = value;
+      if (!isId(hook) || !isId(reason)) return undefined;
+      return { v: 1, type: 'hook-failed', hook, reason };
+    }
     case 'request-guard': {
       const { requestId, body } = value;
       const request = parseRequest(value.request);

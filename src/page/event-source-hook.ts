@@ -43,11 +43,21 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { WireProbe } from '../core/wire/wire-event.ts';
 import { newFetchHookStats, type FetchHookOptions } from './fetch-hook.ts';
 import { GuardedTextPump } from './guarded-text-pump.ts';
+import {
+  apply,
+  call,
+  eventType,
+  getOwnPropertyDescriptor,
+  MessageOf,
+  pristine,
+  weakMap,
+  weakSet,
+} from './intrinsics.ts';
 import { replaceConstructor, replaceMethod } from './native-patch.ts';
 
 export type EventSourceHookOptions = Pick<
   FetchHookOptions,
-  'detectAdapter' | 'createWireGuard' | 'stats'
+  'detectAdapter' | 'createWireGuard' | 'stats' | 'reportFailure'
 >;
 
 export interface EventSourceHookTarget {
@@ -84,47 +94,62 @@ export function sseTextOf(type: string, data: string, id: string, lastId: string
   return `${text}\n`;
 }
 
-const INSTALLED = new WeakSet<object>();
+const INSTALLED = weakSet<object>();
+
+/** The phase, re-read after a call that may have moved it on. */
+const phaseOf = (state: SourceState): Phase => state.phase;
 
 export function installEventSourceHook(
   target: EventSourceHookTarget,
   options: EventSourceHookOptions = {},
 ): void {
-  const { detectAdapter, createWireGuard } = options;
+  const { detectAdapter, createWireGuard, reportFailure } = options;
   const stats = options.stats ?? newFetchHookStats();
   if (!detectAdapter || !createWireGuard) return;
   if (typeof target.EventSource !== 'function' || INSTALLED.has(target.EventSource)) return;
 
   const realm = target;
-  const states = new WeakMap<object, SourceState>();
-  const synthetic = new WeakSet<Event>();
+  // Captured now (document_start): the page may replace any of them later.
+  const { MessageEvent, Event } = target;
+  const states = weakMap<object, SourceState>();
+  const synthetic = weakSet<Event>();
   /** Guards being ended by a dropped connection (their error event is held back). */
-  const flushing = new WeakSet<GuardedTextPump>();
+  const flushing = weakSet<GuardedTextPump>();
   const eventTargetProto = target.EventTarget.prototype;
   const nativeAdd = eventTargetProto.addEventListener;
   const dispatch = eventTargetProto.dispatchEvent;
-  const stopImmediate = target.Event.prototype.stopImmediatePropagation;
-  const nativeClose = target.EventSource.prototype.close;
-  const readyStateGetter = Object.getOwnPropertyDescriptor(
-    target.EventSource.prototype,
-    'readyState',
-  )?.get;
+  const stopImmediate = Event.prototype.stopImmediatePropagation;
+  const sourceProto = target.EventSource.prototype;
+  const nativeClose = sourceProto.close;
+  const readyStateGetter = getOwnPropertyDescriptor(sourceProto, 'readyState')?.get;
+  const urlGetter = getOwnPropertyDescriptor(sourceProto, 'url')?.get;
   const readyStateOf = (source: EventSource): number =>
-    readyStateGetter ? (Reflect.apply(readyStateGetter, source, []) as number) : 0;
+    readyStateGetter ? call<number>(readyStateGetter, source) : 0;
+  const errorEvent = () => new Event('error');
 
   const fire = (source: EventSource, event: Event): void => {
     synthetic.add(event);
-    Reflect.apply(dispatch, source, [event]);
+    call(dispatch, source, event);
   };
 
-  const failClosed = (source: EventSource, state: SourceState): void => {
+  /**
+   * Fail closed: the EventSource is closed and the page gets an `error` event, like a
+   * fatal network error. `hookFailed` when the hook's own step threw (the person is told
+   * here; a guard that failed in the ISOLATED world was reported there).
+   */
+  const failClosed = (source: EventSource, state: SourceState, hookFailed = false): void => {
     if (state.phase === 'failed') return;
-    stats.guardFailures++;
+    if (hookFailed) {
+      stats.decisionErrors++;
+      reportFailure?.('event-source', 'decision');
+    } else {
+      stats.guardFailures++;
+    }
     state.phase = 'failed';
     state.pump?.cancel();
     state.pump = undefined;
-    Reflect.apply(nativeClose, source, []);
-    fire(source, new target.Event('error'));
+    call(nativeClose, source);
+    fire(source, errorEvent());
   };
 
   const startGuard = (
@@ -153,11 +178,12 @@ export function installEventSourceHook(
         if (readyStateOf(source) === CLOSED && !isFlushing()) return;
         fire(
           source,
-          new target.MessageEvent(message.event ?? 'message', {
+          new MessageEvent(message.event ?? 'message', {
+            __proto__: null,
             data: message.data,
             lastEventId: lastIdOut,
             origin,
-          }),
+          } as MessageEventInit),
         );
       },
     });
@@ -169,14 +195,14 @@ export function installEventSourceHook(
         end: () => {
           parser.reset({ consume: true });
           // The held-back error event follows the last events of the dropped stream.
-          if (isFlushing()) fire(source, new target.Event('error'));
+          if (isFlushing()) fire(source, errorEvent());
           // Ended by the guard itself (a block), not by a reconnection: drop the rest.
           if (state.pump === pump && state.phase === 'guarded') state.phase = 'finished';
         },
         fail: () => {
           if (isFlushing()) {
             stats.guardFailures++;
-            fire(source, new target.Event('error'));
+            fire(source, errorEvent());
           }
           if (state.pump === pump) failClosed(source, state);
         },
@@ -189,30 +215,32 @@ export function installEventSourceHook(
   };
 
   const onStreamEvent = (source: EventSource, state: SourceState, event: Event): void => {
-    if (synthetic.has(event) || !(event instanceof target.MessageEvent)) return;
-    const data = typeof event.data === 'string' ? event.data : String(event.data);
-    if (state.phase === 'undecided') {
-      try {
-        const head = sseTextOf(event.type, data, event.lastEventId, '');
-        startGuard(
-          source,
-          state,
-          { url: state.url, method: 'GET', contentType: 'text/event-stream', head },
-          event.origin,
-        );
-      } catch {
-        stats.decisionErrors++;
-        if (state.phase === 'undecided') state.phase = 'native';
-      }
+    if (synthetic.has(event) || !(event instanceof MessageEvent) || state.phase === 'native') {
+      return;
     }
-    if (state.phase === 'native') return;
-    Reflect.apply(stopImmediate, event, []);
-    if (state.phase !== 'guarded') return;
     try {
-      state.pump?.write(sseTextOf(event.type, data, event.lastEventId, state.lastIdIn));
-      state.lastIdIn = event.lastEventId;
+      const read = (key: keyof typeof MessageOf) => call<string>(MessageOf[key], event);
+      const type = eventType(event);
+      const data = `${read('data')}`;
+      const lastEventId = read('lastEventId');
+      if (state.phase === 'undecided') {
+        // The decision runs with the built-ins of document_start (intrinsics.ts).
+        pristine(() => {
+          const head = sseTextOf(type, data, lastEventId, '');
+          const probe = { url: state.url, method: 'GET', contentType: 'text/event-stream', head };
+          startGuard(source, state, probe, read('origin'));
+        });
+      }
+      // Not recognised: this event and every later one are the browser's own.
+      if (phaseOf(state) === 'native') return;
+      call(stopImmediate, event);
+      if (state.phase !== 'guarded') return;
+      state.pump?.write(sseTextOf(type, data, lastEventId, state.lastIdIn));
+      state.lastIdIn = lastEventId;
     } catch {
-      failClosed(source, state);
+      // The hook's own step threw (deciding, or feeding the guard): fail closed.
+      call(stopImmediate, event);
+      failClosed(source, state, true);
     }
   };
 
@@ -224,7 +252,7 @@ export function installEventSourceHook(
    */
   const onError = (state: SourceState, event: Event): void => {
     if (synthetic.has(event) || state.phase !== 'guarded' || !state.pump) return;
-    Reflect.apply(stopImmediate, event, []);
+    call(stopImmediate, event);
     const pump = state.pump;
     flushing.add(pump);
     state.pump = undefined;
@@ -235,16 +263,12 @@ export function installEventSourceHook(
   const intercept = (source: EventSource, state: SourceState, type: string): void => {
     if (CONTROL_EVENTS.has(type) || state.intercepted.has(type)) return;
     state.intercepted.add(type);
-    Reflect.apply(nativeAdd, source, [
-      type,
-      (event: Event) => onStreamEvent(source, state, event),
-      true,
-    ]);
+    call(nativeAdd, source, type, (event: Event) => onStreamEvent(source, state, event), true);
   };
 
   replaceConstructor<typeof EventSource>(target, 'EventSource', realm, (source) => {
     const state: SourceState = {
-      url: source.url,
+      url: urlGetter ? call<string>(urlGetter, source) : '',
       phase: 'undecided',
       intercepted: new Set(),
       pump: undefined,
@@ -252,7 +276,7 @@ export function installEventSourceHook(
     };
     states.set(source, state);
     intercept(source, state, 'message');
-    Reflect.apply(nativeAdd, source, ['error', (event: Event) => onError(state, event), true]);
+    call(nativeAdd, source, 'error', (event: Event) => onError(state, event), true);
   });
   INSTALLED.add(target.EventSource);
 
@@ -262,12 +286,13 @@ export function installEventSourceHook(
         const state = typeof this === 'object' && this !== null ? states.get(this) : undefined;
         if (state !== undefined && state.phase !== 'native') {
           try {
-            intercept(this as EventSource, state, String(args[0]));
+            intercept(this as EventSource, state, `${args[0] as string}`);
           } catch {
-            stats.decisionErrors++;
+            // The listener could not be put first: fail closed rather than let events by.
+            failClosed(this as EventSource, state, true);
           }
         }
-        Reflect.apply(native, this, args);
+        return apply(native, this, args);
       },
     }.addEventListener as never;
   });

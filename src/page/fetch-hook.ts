@@ -27,7 +27,30 @@
  */
 
 import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
-import { guardedBody, responseLike, type ByteGuard } from './guarded-response.ts';
+import {
+  GUARD_FAILURE_MESSAGE,
+  guardedBody,
+  responseLike,
+  type ByteGuard,
+} from './guarded-response.ts';
+import {
+  apply,
+  Body,
+  call,
+  defineProperty,
+  getOwnPropertyDescriptor,
+  HeadersOf,
+  NativePromise,
+  NativeReadableStream,
+  NativeRequest,
+  NativeTypeError,
+  NativeUrl,
+  pristine,
+  RequestOf,
+  Stream,
+  UrlOf,
+  weakMap,
+} from './intrinsics.ts';
 import { disguiseAsNative } from './native-function.ts';
 import {
   BodyFailedWhilePeeked,
@@ -53,7 +76,7 @@ export interface FetchHookStats {
   unrecognised: number;
   /** Peeks cut short by the body failing (network error, abort): passed through. */
   peekFailed: number;
-  /** Exceptions in the hook's own decision logic: the original response was passed through. */
+  /** Exceptions in the hook's own decision logic: the response was stopped (fail closed). */
   decisionErrors: number;
   /** Guards that could not be built or failed mid-stream (the page's body errored). */
   guardFailures: number;
@@ -96,24 +119,36 @@ export interface FetchHookOptions {
    * so the generic adapter guards it even when no adapter claims it.
    */
   chatRequest?: (input: RequestInfo | URL, init: RequestInit | undefined) => Promise<boolean>;
+  /**
+   * Issue 18 §4: a hook stopped a response itself (its decision threw, or it cannot be
+   * guarded): the bridge shows the failure notice and logs it. `hook` names the hook.
+   */
+  reportFailure?: (hook: string, reason: string) => void;
 }
 
 const DEFAULT_PATH_SUFFIX = '/api/chat';
 
 /** guarded fetch → the native fetch it wraps. */
-const INSTALLED = new WeakMap<object, typeof fetch>();
+const INSTALLED = weakMap<object, typeof fetch>();
 
 function requestMethod(input: RequestInfo | URL, init: RequestInit | undefined): string {
-  if (init?.method !== undefined) return String(init.method).toUpperCase();
-  if (typeof Request !== 'undefined' && input instanceof Request) return input.method.toUpperCase();
+  if (init?.method !== undefined) return `${init.method}`.toUpperCase();
+  if (input instanceof NativeRequest) return call<string>(RequestOf.method, input).toUpperCase();
   return 'GET';
 }
 
-function requestUrl(input: RequestInfo | URL, base: string): URL | undefined {
+/** The request's absolute URL (href, origin, pathname), or undefined when it has none. */
+function requestUrl(
+  input: RequestInfo | URL,
+  base: string,
+): { href: string; origin: string; pathname: string } | undefined {
   try {
-    if (typeof Request !== 'undefined' && input instanceof Request) return new URL(input.url);
-    if (input instanceof URL) return input;
-    return new URL(String(input), base);
+    const url = new NativeUrl(
+      input instanceof NativeRequest ? call<string>(RequestOf.url, input) : `${input as string}`,
+      base,
+    );
+    const part = (key: keyof typeof UrlOf) => call<string>(UrlOf[key], url);
+    return { href: part('href'), origin: part('origin'), pathname: part('pathname') };
   } catch {
     return undefined;
   }
@@ -132,10 +167,18 @@ export function isGuardedRequest(
   return url.origin === location.origin && url.pathname.endsWith(pathSuffix);
 }
 
+/** The response's body, through the getter captured at document_start. */
+const bodyOf = (response: Response) => call<ReadableStream<Uint8Array> | null>(Body.body, response);
+
+/** The response's normalised content type. */
+const contentTypeOf = (response: Response) =>
+  normaliseContentType(
+    call<string | null>(HeadersOf.get, call(Body.headers, response), 'content-type'),
+  );
+
 /** True when the response carries a body the plain-text path can guard. */
 export function isGuardedResponse(response: Response): boolean {
-  if (response.body === null) return false;
-  return normaliseContentType(response.headers.get('content-type')).startsWith('text/plain');
+  return bodyOf(response) !== null && contentTypeOf(response).startsWith('text/plain');
 }
 
 /**
@@ -147,7 +190,12 @@ export function guardResponse(
   createGuard: () => ByteGuard,
   onGuardFailure?: (error: unknown) => void,
 ): Response {
-  const source = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  const source =
+    bodyOf(response) ??
+    new NativeReadableStream<Uint8Array>({
+      __proto__: null,
+      start: (c: ReadableStreamDefaultController) => c.close(),
+    } as UnderlyingDefaultSource<Uint8Array>);
   return responseLike(response, guardedBody(source, createGuard, { onGuardFailure }));
 }
 
@@ -191,46 +239,49 @@ export function installFetchHook(
     stats.guardFailures++;
   };
 
-  /** The Response the page gets for `response`. Throws only from decision logic. */
+  /**
+   * The Response the page gets for `response`. Throws only from decision logic. Each
+   * synchronous step of the decision runs with the built-ins of document_start
+   * (intrinsics.ts `pristine`): what page code replaced cannot change a verdict.
+   */
   const decide = async (
     response: Response,
     request: RequestFacts,
     chat?: Promise<boolean>,
   ): Promise<Response> => {
     const chatRequest = chat === undefined ? false : await chat;
-    if (response.body === null) return response;
-    if (plainTextGuard && request.plainTextEndpoint && isGuardedResponse(response)) {
-      stats.plainTextGuarded++;
-      const probe: WireProbe = {
-        url: response.url || request.url,
-        method: request.method,
-        contentType: normaliseContentType(response.headers.get('content-type')),
-        head: '',
-      };
-      return guardResponse(response, () => plainTextGuard(probe), countGuardFailure);
-    }
-    if (!detectAdapter || !createWireGuard) return response;
-
-    const contentType = normaliseContentType(response.headers.get('content-type'));
-    const url = response.url || request.url;
+    if (bodyOf(response) === null) return response;
+    const contentType = pristine(() => contentTypeOf(response));
     const probeWith = (head: string): WireProbe => ({
-      url,
+      url: call<string>(Body.url, response) || request.url,
       method: request.method,
       contentType,
       head,
       ...(chatRequest ? { chatRequest } : {}),
     });
-    if (!isCandidateContentType(contentType) && detectAdapter(probeWith('')) === undefined) {
-      return response;
+    if (
+      plainTextGuard &&
+      request.plainTextEndpoint &&
+      pristine(() => contentType.startsWith('text/plain'))
+    ) {
+      stats.plainTextGuarded++;
+      const probe = probeWith('');
+      return guardResponse(response, () => plainTextGuard(probe), countGuardFailure);
     }
+    if (!detectAdapter || !createWireGuard) return response;
+    let adapter = pristine(() =>
+      isCandidateContentType(contentType) ? undefined : (detectAdapter(probeWith('')) ?? null),
+    );
+    if (adapter === null) return response;
 
-    let adapter: WireRecogniser | undefined;
     let head: string;
     try {
-      ({ head } = await peekHead(response, (soFar) => {
-        adapter = detectAdapter(probeWith(soFar));
-        return adapter !== undefined || headIsDecisive(contentType, soFar);
-      }));
+      ({ head } = await peekHead(response, (soFar) =>
+        pristine(() => {
+          adapter = detectAdapter(probeWith(soFar));
+          return adapter !== undefined || headIsDecisive(contentType, soFar);
+        }),
+      ));
     } catch (error) {
       if (!(error instanceof BodyFailedWhilePeeked)) throw error;
       // The body failed while peeked (network error, abort): the page sees the same failure.
@@ -238,12 +289,11 @@ export function installFetchHook(
       return response;
     }
     const probe = probeWith(head);
-    adapter ??= detectAdapter(probe);
-    if (adapter === undefined) {
+    const chosen = adapter ?? pristine(() => detectAdapter(probe));
+    if (chosen === undefined) {
       stats.unrecognised++;
       return response;
     }
-    const chosen = adapter;
     const guarded = guardResponse(
       response,
       () => createWireGuard(chosen, probe),
@@ -253,49 +303,62 @@ export function installFetchHook(
     return guarded;
   };
 
+  /**
+   * Fail closed (issue 18 §4): the hook could not decide about `response`, so the page
+   * gets none of it (a network error, as `fetch` rejects), and the person is told.
+   */
+  const failClosed = (response: Response): Promise<never> => {
+    stats.decisionErrors++;
+    options.reportFailure?.('fetch', 'decision');
+    try {
+      call<Promise<void>>(Stream.cancel, bodyOf(response)).catch(() => undefined);
+    } catch {
+      // No body, or it is locked: nothing more to stop.
+    }
+    return NativePromise.reject(new NativeTypeError(GUARD_FAILURE_MESSAGE));
+  };
+
   /** Sends `args` natively and guards the response. */
-  const send = function (this: unknown, ...args: Parameters<typeof fetch>): Promise<Response> {
-    const [input, init] = args;
+  const send = async function (
+    this: unknown,
+    ...args: Parameters<typeof fetch>
+  ): Promise<Response> {
     let request: RequestFacts | undefined;
     try {
-      request = requestFacts(input, init, target.location, pathSuffix);
+      request = pristine(() => requestFacts(args[0], args[1], target.location, pathSuffix));
     } catch {
-      stats.decisionErrors++;
+      // Decided below, once the native fetch has answered (it may refuse the same input).
     }
     // Issue 18 §1: asked before the native fetch, which consumes a Request's body.
     let chat: Promise<boolean> | undefined;
     try {
-      chat = options.chatRequest?.(input, init);
+      chat = options.chatRequest?.(args[0], args[1]);
     } catch {
       // Not known to be a chat request: its answer is recognised as before.
     }
-    const pending = Reflect.apply(nativeFetch, this, args) as Promise<Response>;
-    if (request === undefined) return pending;
-    const facts = request;
-    return pending.then(async (response) => {
-      try {
-        return await decide(response, facts, chat);
-      } catch {
-        stats.decisionErrors++;
-        return response;
-      }
-    });
+    const response = await (apply(nativeFetch, this, args) as Promise<Response>);
+    try {
+      if (request !== undefined) return await decide(response, request, chat);
+    } catch {
+      // Fall through: fail closed.
+    }
+    return failClosed(response);
   };
 
   const guardedFetch = {
     fetch(this: unknown, ...args: Parameters<typeof fetch>): Promise<Response> {
       // Issue 5: a recognised request leaves only as its guarded copy (or not at all).
       const outgoing = options.prepareOutgoing?.(args[0], args[1]);
-      if (outgoing === undefined) return Reflect.apply(send, this, args);
-      return outgoing.then((guarded) => Reflect.apply(send, this, guarded));
+      if (outgoing === undefined) return apply(send, this, args);
+      return outgoing.then((guarded) => apply(send, this, guarded));
     },
   }.fetch;
   disguiseAsNative(guardedFetch, nativeFetch, target);
   INSTALLED.set(guardedFetch, nativeFetch);
 
-  const descriptor = Object.getOwnPropertyDescriptor(target, 'fetch');
+  const descriptor = getOwnPropertyDescriptor(target, 'fetch');
   if (descriptor && 'value' in descriptor) {
-    Object.defineProperty(target, 'fetch', { ...descriptor, value: guardedFetch });
+    defineProperty(target, 'fetch', { ...descriptor, value: guardedFetch });
   } else {
     target.fetch = guardedFetch as typeof fetch;
   }

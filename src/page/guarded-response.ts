@@ -14,6 +14,20 @@
  * MAIN world: no extension APIs.
  */
 
+import {
+  Body,
+  call,
+  defineProperties,
+  getReader,
+  HeadersOf,
+  NativeHeaders,
+  NativeReadableStream,
+  NativeResponse,
+  NativeTypeError,
+  Reader,
+  readChunk,
+  Stream,
+} from './intrinsics.ts';
 import { disguiseAsNative } from './native-function.ts';
 
 /** A byte-to-byte guard: a TransformStream, or any writable/readable pair. */
@@ -49,20 +63,22 @@ export function guardedBody(
       failed = true;
       hooks.onGuardFailure?.(error);
     }
-    throw new TypeError(GUARD_FAILURE_MESSAGE);
+    throw new NativeTypeError(GUARD_FAILURE_MESSAGE);
   };
 
   const open = (): ReadableStreamDefaultReader<Uint8Array> => {
     if (guarded) return guarded;
-    const upstream = source.getReader();
+    const upstream = getReader(source);
     // Re-reads the source so that its own errors (network, abort) can be told apart
-    // from the guard's: they reach the page unchanged.
-    const tapped = new ReadableStream<Uint8Array>(
+    // from the guard's: they reach the page unchanged. (Dictionaries without a
+    // prototype: a polluted Object.prototype adds no `type` or `size` to them.)
+    const tapped = new NativeReadableStream<Uint8Array>(
       {
-        async pull(controller) {
+        __proto__: null,
+        async pull(controller: ReadableStreamDefaultController<Uint8Array>) {
           let result: ReadableStreamReadResult<Uint8Array>;
           try {
-            result = await upstream.read();
+            result = await readChunk(upstream);
           } catch (reason) {
             upstreamFailure = { reason };
             throw reason;
@@ -70,30 +86,31 @@ export function guardedBody(
           if (result.done) controller.close();
           else controller.enqueue(result.value);
         },
-        cancel: (reason) => upstream.cancel(reason),
-      },
-      { highWaterMark: 0 },
+        cancel: (reason: unknown) => call(Reader.cancel, upstream, reason),
+      } as UnderlyingDefaultSource<Uint8Array>,
+      { __proto__: null, highWaterMark: 0 } as QueuingStrategy<Uint8Array>,
     );
     let guard: ByteGuard;
     try {
       guard = createGuard();
     } catch (error) {
       // Fail closed: not one raw byte of this body reaches the page.
-      void tapped.cancel(error).catch(() => undefined);
+      call<Promise<void>>(Stream.cancel, tapped, error).catch(() => undefined);
       return fail(error);
     }
-    guarded = tapped.pipeThrough(guard).getReader();
+    guarded = getReader(call<ReadableStream<Uint8Array>>(Stream.pipeThrough, tapped, guard));
     return guarded;
   };
 
-  const byteSource: UnderlyingByteSource = {
+  const byteSource = {
+    __proto__: null,
     type: 'bytes',
-    async pull(controller) {
+    async pull(controller: ReadableByteStreamController) {
       const reader = open();
       for (;;) {
         let result: ReadableStreamReadResult<Uint8Array>;
         try {
-          result = await reader.read();
+          result = await readChunk(reader);
         } catch (reason) {
           if (upstreamFailure !== undefined && reason === upstreamFailure.reason) throw reason;
           return fail(reason);
@@ -112,12 +129,12 @@ export function guardedBody(
         }
       }
     },
-    cancel(reason) {
-      if (guarded) return guarded.cancel(reason);
-      return source.cancel(reason);
+    cancel(reason: unknown) {
+      if (guarded) return call(Reader.cancel, guarded, reason);
+      return call(Stream.cancel, source, reason);
     },
-  };
-  return new ReadableStream(byteSource);
+  } as UnderlyingByteSource;
+  return new NativeReadableStream(byteSource);
 }
 
 /** What `new Response()` resets and a guarded Response must keep. */
@@ -134,14 +151,14 @@ interface ResponseOrigin {
  * page using `res.clone().url` would see). The `clone` looks native (native-function.ts).
  */
 function dressLike(copy: Response, origin: ResponseOrigin): Response {
-  const nativeClone = (Object.getPrototypeOf(copy) as Response).clone;
+  const nativeClone = Body.clone;
   const clone = {
     clone(this: Response): Response {
-      return dressLike(Reflect.apply(nativeClone, this, []) as Response, origin);
+      return dressLike(call<Response>(nativeClone, this), origin);
     },
   }.clone;
   disguiseAsNative(clone, nativeClone);
-  Object.defineProperties(copy, {
+  defineProperties(copy, {
     url: { value: origin.url, enumerable: true, configurable: true },
     redirected: { value: origin.redirected, enumerable: true, configurable: true },
     type: { value: origin.type, enumerable: true, configurable: true },
@@ -152,13 +169,18 @@ function dressLike(copy: Response, origin: ResponseOrigin): Response {
 
 /** A Response like `original` whose body is `body` (metadata kept, see `dressLike`). */
 export function responseLike(original: Response, body: ReadableStream<Uint8Array>): Response {
-  const headers = new Headers(original.headers);
-  for (const name of STALE_HEADERS) headers.delete(name);
-  const copy = new Response(body, {
-    status: original.status,
-    statusText: original.statusText,
+  const read = <T>(getter: keyof typeof Body) => call<T>(Body[getter], original);
+  const headers = new NativeHeaders(read<Headers>('headers'));
+  for (let i = 0; i < STALE_HEADERS.length; i++) call(HeadersOf.delete, headers, STALE_HEADERS[i]);
+  const copy = new NativeResponse(body, {
+    __proto__: null,
+    status: read('status'),
+    statusText: read('statusText'),
     headers,
+  } as ResponseInit);
+  return dressLike(copy, {
+    url: read('url'),
+    redirected: read('redirected'),
+    type: read('type'),
   });
-  const { url, redirected, type } = original;
-  return dressLike(copy, { url, redirected, type });
 }

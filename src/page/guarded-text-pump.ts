@@ -14,6 +14,22 @@
  */
 
 import type { ByteGuard } from './guarded-response.ts';
+import {
+  call,
+  decodeText,
+  Encoder,
+  getReader,
+  KEEP_BOM,
+  NativeTextDecoder,
+  STREAM,
+  NativeTextEncoder,
+  Reader,
+  readChunk,
+  WritableOf,
+  Writer,
+} from './intrinsics.ts';
+
+const ignore = () => undefined;
 
 export interface GuardedTextSink {
   /** The next piece of guarded text, in order. */
@@ -27,13 +43,13 @@ export interface GuardedTextSink {
 export class GuardedTextPump {
   private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-  private readonly encoder = new TextEncoder();
+  private readonly encoder = new NativeTextEncoder();
   private closed = false;
   private cancelled = false;
 
   constructor(guard: ByteGuard, sink: GuardedTextSink) {
-    this.writer = guard.writable.getWriter();
-    this.reader = guard.readable.getReader();
+    this.writer = call(WritableOf.getWriter, guard.writable);
+    this.reader = getReader(guard.readable);
     void this.drain(sink);
   }
 
@@ -41,22 +57,23 @@ export class GuardedTextPump {
   write(text: string): void {
     if (this.closed || this.cancelled || text === '') return;
     // A rejected write means the guard ended or failed: the reader reports which.
-    this.writer.write(this.encoder.encode(text)).catch(() => undefined);
+    const bytes = call(Encoder.encode, this.encoder, text);
+    call<Promise<void>>(Writer.write, this.writer, bytes).catch(ignore);
   }
 
   /** The original text ended: the guard releases what it holds, then `sink.end()`. */
   close(): void {
     if (this.closed || this.cancelled) return;
     this.closed = true;
-    this.writer.close().catch(() => undefined);
+    call<Promise<void>>(Writer.close, this.writer).catch(ignore);
   }
 
   /** Stops everything; the sink hears nothing more. */
   cancel(): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.writer.abort().catch(() => undefined);
-    this.reader.cancel().catch(() => undefined);
+    call<Promise<void>>(Writer.abort, this.writer).catch(ignore);
+    call<Promise<void>>(Reader.cancel, this.reader).catch(ignore);
   }
 
   get isCancelled(): boolean {
@@ -65,18 +82,18 @@ export class GuardedTextPump {
 
   private async drain(sink: GuardedTextSink): Promise<void> {
     // ignoreBOM: a byte-order mark the guard re-emits stays in the text, as sent.
-    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    const decoder = new NativeTextDecoder('utf-8', KEEP_BOM);
     try {
       for (;;) {
-        const { done, value } = await this.reader.read();
+        const { done, value } = await readChunk(this.reader);
         if (this.cancelled) return;
         if (done) {
-          const tail = decoder.decode();
+          const tail = decodeText(decoder);
           if (tail !== '') sink.text(tail);
           sink.end();
           return;
         }
-        const text = decoder.decode(value, { stream: true });
+        const text = decodeText(decoder, value, STREAM);
         if (text !== '') sink.text(text);
       }
     } catch (error) {

@@ -12,9 +12,15 @@
  *    bytes over the port and sends the guarded bytes back (remote-guard.ts). This
  *    script holds no rules, no guard state and no matched text.
  * 3. Fails closed: if the channel never opens, every guarded body, socket and send
- *    fails (the hooks' guard-failure paths), never passes unguarded.
+ *    fails (the hooks' guard-failure paths), never passes unguarded. A hook whose own
+ *    step throws stops that response and says so (`hook-failed`: the bridge shows the
+ *    failure notice).
+ * 4. Keeps page code out (issue 18 §4): every built-in the hooks and the port use is
+ *    captured now (intrinsics.ts, evaluated first), and the language's built-ins are
+ *    snapshotted once the hooks are in, for decisions (`pristine`).
  */
 
+import { snapshotLanguage } from './intrinsics.ts';
 import { recognisers, recogniseResponse } from '../core/wire/wire-recognisers.ts';
 import { browserHandshakeDeps, startHandshake } from '../content/page-channel-handshake.ts';
 import { installFetchHook, newFetchHookStats } from './fetch-hook.ts';
@@ -64,6 +70,7 @@ const hookOptions: PageHookOptions = {
   prepareOutgoing: (input, init) => outgoingHook.prepare(input, init),
   // Issue 18 §1: the answer to a chat-shaped request is guarded even when no adapter claims it.
   chatRequest: (input, init) => chatRequestOf(input, init, { baseUrl: () => document.baseURI }),
+  reportFailure: (hook, reason) => void channel.send({ v: 1, type: 'hook-failed', hook, reason }),
 };
 
 startHandshake(
@@ -88,3 +95,4 @@ installXhrOutgoingHook(window, outgoingHook);
 installEventSourceHook(window, hookOptions);
 installWebSocketHook(window, hookOptions);
 markGuardOn();
+snapshotLanguage();

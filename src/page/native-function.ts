@@ -8,10 +8,10 @@
  * disguised function.
  */
 
-type AnyFunction = (...args: never[]) => unknown;
+import { apply, type AnyFunction, weakMap } from './intrinsics.ts';
 
 interface DisguiseRegistry {
-  originals: WeakMap<AnyFunction, AnyFunction>;
+  originals: ReturnType<typeof weakMap<AnyFunction, AnyFunction>>;
 }
 
 interface RealmGlobals {
@@ -22,12 +22,12 @@ interface RealmGlobals {
  * realm → its registry. Kept in this module, not on the page's global object, so the
  * page can neither see a marker property nor reach the table of originals.
  */
-const REGISTRIES = new WeakMap<RealmGlobals, DisguiseRegistry>();
+const REGISTRIES = weakMap<RealmGlobals, DisguiseRegistry>();
 
 function registry(realm: RealmGlobals): DisguiseRegistry {
   const existing = REGISTRIES.get(realm);
   if (existing) return existing;
-  const originals = new WeakMap<AnyFunction, AnyFunction>();
+  const originals = weakMap<AnyFunction, AnyFunction>();
   const proto = realm.Function.prototype;
   const nativeToString = proto.toString;
   // A method-shorthand function has no `prototype` and is not a constructor, like the built-in.
@@ -35,7 +35,7 @@ function registry(realm: RealmGlobals): DisguiseRegistry {
     toString(this: unknown): string {
       const target =
         typeof this === 'function' ? (originals.get(this as AnyFunction) ?? this) : this;
-      return Reflect.apply(nativeToString, target, []) as string;
+      return apply(nativeToString, target, []) as string;
     },
   }.toString;
   originals.set(replacement, nativeToString);

@@ -13,9 +13,10 @@
  * MAIN world only; no extension APIs.
  */
 
+import { apply, type AnyFunction } from './intrinsics.ts';
 import { disguiseAsNative } from './native-function.ts';
 
-type AnyFunction = (...args: never[]) => unknown;
+const { construct } = Reflect;
 type Constructor = abstract new (...args: never[]) => object;
 
 interface RealmGlobals {
@@ -36,8 +37,8 @@ export function replaceConstructor<C extends Constructor>(
 ): C {
   const native = Reflect.get(holder, key) as C;
   const replacement = function (this: unknown, ...args: unknown[]): unknown {
-    if (new.target === undefined) return Reflect.apply(native as never, this, args);
-    const instance = Reflect.construct(native, args, new.target) as InstanceType<C>;
+    if (new.target === undefined) return apply(native as never, this, args);
+    const instance = construct(native, args, new.target) as InstanceType<C>;
     onConstruct(instance);
     return instance;
   };
@@ -105,7 +106,7 @@ export function replaceAccessor(
   const innerGetter = makeGetter(native);
   const getter = {
     get(this: unknown): unknown {
-      return Reflect.apply(innerGetter, this, []);
+      return apply(innerGetter, this, []);
     },
   }.get;
   disguiseAsNative(getter as AnyFunction, descriptor.get as AnyFunction, realm);
@@ -114,7 +115,7 @@ export function replaceAccessor(
     const innerSetter = makeSetter(native);
     setter = {
       set(this: unknown, value: unknown): void {
-        Reflect.apply(innerSetter, this, [value]);
+        apply(innerSetter, this, [value]);
       },
     }.set;
     disguiseAsNative(setter as AnyFunction, descriptor.set as AnyFunction, realm);

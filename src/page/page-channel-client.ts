@@ -13,7 +13,11 @@
  * No extension APIs here.
  */
 import type { BridgeToPage, PageToBridge } from '../protocol/page-channel.ts';
+import { apply, call, getOwnPropertyDescriptor } from './intrinsics.ts';
 import { parseBridgeMessage } from './parse-bridge-message.ts';
+
+/** MessageEvent's `data` getter as it was at document_start. */
+const eventData = getOwnPropertyDescriptor(MessageEvent.prototype, 'data')!.get!;
 
 /** What the client needs of a MessagePort. */
 export interface ChannelPort {
@@ -51,10 +55,10 @@ export function createPageChannelClient(
     attach(port) {
       if (post !== undefined) return;
       const nativePost = port.postMessage;
-      post = (message) => Reflect.apply(nativePost, port, [message]);
+      post = (message) => apply(nativePost, port, [message]);
       // Setting onmessage also starts the port (HTML: implicit start()).
       port.onmessage = (event: MessageEvent) => {
-        const message = parseBridgeMessage(event.data);
+        const message = parseBridgeMessage(call(eventData, event));
         if (message !== undefined) onMessage(message);
       };
     },

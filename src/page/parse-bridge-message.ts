@@ -5,17 +5,26 @@
  * or socket whose answer never comes stays held, never passes unguarded.
  */
 import { PAGE_CHANNEL_VERSION, type BridgeToPage } from '../protocol/page-channel.ts';
+import { assign, create, isArray } from './intrinsics.ts';
 
 type Fields = Record<string, unknown>;
 
 /** Own enumerable fields only, on a prototype-less object (nothing inherited counts). */
 function recordOf(value: unknown): Fields | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  return Object.assign(Object.create(null) as Fields, value);
+  if (typeof value !== 'object' || value === null || isArray(value)) return undefined;
+  return assign(create(null) as Fields, value);
 }
 
-function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+/** A copy of a list of strings (read by index: no iterator the page could replace). */
+function stringList(value: unknown): string[] | undefined {
+  if (!isArray(value)) return undefined;
+  const copy: string[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (typeof item !== 'string') return undefined;
+    copy[i] = item;
+  }
+  return copy;
 }
 
 /** A valid message from the bridge; undefined otherwise. */
@@ -31,9 +40,9 @@ export function parseBridgeMessage(input: unknown): BridgeToPage | undefined {
       return { v: 1, type: 'guard-output', streamId, text, last };
     }
     case 'guard-messages': {
-      const { messages } = value;
-      if (typeof streamId !== 'string' || !isStringList(messages)) return undefined;
-      return { v: 1, type: 'guard-messages', streamId, messages: [...messages] };
+      const messages = stringList(value.messages);
+      if (typeof streamId !== 'string' || !messages) return undefined;
+      return { v: 1, type: 'guard-messages', streamId, messages };
     }
     case 'guard-done':
     case 'guard-failed':

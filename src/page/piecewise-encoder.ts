@@ -13,6 +13,8 @@
  * so a high surrogate ending a piece waits for the next one.
  */
 
+import { call, Encoder } from './intrinsics.ts';
+
 /** UTF-8 takes at most 3 bytes per UTF-16 unit (4 per surrogate pair). */
 const MAX_BYTES_PER_UNIT = 3;
 
@@ -67,6 +69,12 @@ export class PiecewiseEncoder {
       grown.set(this.buffer.subarray(0, this.length));
       this.buffer = grown;
     }
-    this.length += this.encoder.encodeInto(text, this.buffer.subarray(this.length)).written;
+    const into = this.buffer.subarray(this.length);
+    this.length += call<TextEncoderEncodeIntoResult>(
+      Encoder.encodeInto,
+      this.encoder,
+      text,
+      into,
+    ).written;
   }
 }

@@ -22,6 +22,18 @@ import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
 import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
 import type { BridgeToPage, GuardKind, PageToBridge } from '../protocol/page-channel.ts';
 import type { ByteGuard } from './guarded-response.ts';
+import {
+  create,
+  decodeText,
+  NativePromise,
+  NativeReadableStream,
+  KEEP_BOM,
+  NativeTextDecoder,
+  STREAM,
+  NativeTextEncoder,
+  NativeTypeError,
+  NativeWritableStream,
+} from './intrinsics.ts';
 import { PiecewiseEncoder } from './piecewise-encoder.ts';
 
 /** Where a guarded socket's output goes (web-socket-hook.ts). */
@@ -84,9 +96,14 @@ export function textPieces(text: string, max = MAX_CHUNK_TEXT): string[] {
 /** The page sees this message; it carries no content. */
 const FAILED = 'Chat Stream Guard: the guard failed';
 
-// Captured at document_start, before any page script could replace them.
-const NativeTextDecoder = TextDecoder;
-const NativeTextEncoder = TextEncoder;
+/**
+ * Open streams by id: tables without a prototype, read without a method the page could
+ * replace (Map.prototype.get is the page's to change).
+ */
+type Table<V> = Record<string, V>;
+const table = <V>() => create(null) as Table<V>;
+/** Removes `id`; true when it was there. */
+const take = <V>(open: Table<V>, id: string): boolean => id in open && delete open[id];
 
 interface BodyEnd {
   output(text: string, last: boolean): void;
@@ -95,9 +112,9 @@ interface BodyEnd {
 }
 
 export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
-  const bodies = new Map<string, BodyEnd>();
-  const sockets = new Map<string, SocketSink>();
-  const verdicts = new Map<string, (verdict: RequestVerdict) => void>();
+  const bodies = table<BodyEnd>();
+  const sockets = table<SocketSink>();
+  const verdicts = table<(verdict: RequestVerdict) => void>();
 
   const open = (kind: GuardKind, recogniser: string, probe: WireProbe, streamId: string) =>
     deps.send({ v: 1, type: 'guard-open', streamId, kind, recogniser, probe });
@@ -105,7 +122,7 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
   const body = (kind: GuardKind, recogniser: string, probe: WireProbe): ByteGuard => {
     const streamId = deps.newId();
     // ignoreBOM keeps a byte-order mark in the text, so it is re-emitted as sent.
-    const decoder = new NativeTextDecoder('utf-8', { ignoreBOM: true });
+    const decoder = new NativeTextDecoder('utf-8', KEEP_BOM);
     /** Guarded bytes of the network chunk whose pieces are still coming back. */
     const pending = new PiecewiseEncoder(new NativeTextEncoder());
     let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -114,15 +131,16 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
     // input (so the pipe cancels the network body: the upstream stops), and the input
     // aborting (network error, the page's AbortSignal) errors the output with the same
     // reason (so the page sees the very error the native body raised).
-    const readable = new ReadableStream<Uint8Array>({
-      start: (c) => {
+    const readable = new NativeReadableStream<Uint8Array>({
+      __proto__: null,
+      start: (c: ReadableStreamDefaultController<Uint8Array>) => {
         controller = c;
       },
-      cancel: (reason) => {
-        if (bodies.delete(streamId)) deps.send({ v: 1, type: 'guard-cancel', streamId });
+      cancel: (reason: unknown) => {
+        if (take(bodies, streamId)) deps.send({ v: 1, type: 'guard-cancel', streamId });
         sink.error(reason);
       },
-    });
+    } as UnderlyingDefaultSource<Uint8Array>);
     const end: BodyEnd = {
       // The pieces of one network chunk come back as one chunk for the page.
       output: (text, last) => {
@@ -130,41 +148,48 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
         if (last && !pending.empty) controller.enqueue(pending.take());
       },
       done: () => {
-        bodies.delete(streamId);
+        take(bodies, streamId);
         if (!pending.empty) controller.enqueue(pending.take());
         controller.close();
       },
       failed: () => {
-        bodies.delete(streamId);
-        const error = new TypeError(FAILED);
+        take(bodies, streamId);
+        const error = new NativeTypeError(FAILED);
         controller.error(error);
         sink.error(error);
       },
     };
     const post = (message: PageToBridge) => {
-      if (bodies.has(streamId)) deps.send(message);
+      if (streamId in bodies) deps.send(message);
     };
     const postText = (text: string) => {
       const pieces = textPieces(text);
-      pieces.forEach((piece, i) => {
-        post({ v: 1, type: 'guard-chunk', streamId, text: piece, last: i === pieces.length - 1 });
-      });
+      for (let i = 0; i < pieces.length; i++) {
+        post({
+          v: 1,
+          type: 'guard-chunk',
+          streamId,
+          text: pieces[i]!,
+          last: i === pieces.length - 1,
+        });
+      }
     };
-    const writable = new WritableStream<Uint8Array>({
-      start: (c) => {
+    const writable = new NativeWritableStream<Uint8Array>({
+      __proto__: null,
+      start: (c: WritableStreamDefaultController) => {
         sink = c;
       },
-      write: (chunk) => postText(decoder.decode(chunk, { stream: true })),
+      write: (chunk: Uint8Array) => postText(decodeText(decoder, chunk, STREAM)),
       close: () => {
-        postText(decoder.decode());
+        postText(decodeText(decoder));
         post({ v: 1, type: 'guard-close', streamId });
       },
-      abort: (reason) => {
-        if (bodies.delete(streamId)) deps.send({ v: 1, type: 'guard-cancel', streamId });
+      abort: (reason: unknown) => {
+        if (take(bodies, streamId)) deps.send({ v: 1, type: 'guard-cancel', streamId });
         controller.error(reason);
       },
-    });
-    bodies.set(streamId, end);
+    } as UnderlyingSink<Uint8Array>);
+    bodies[streamId] = end;
     if (!open(kind, recogniser, probe, streamId)) end.failed();
     return { writable, readable };
   };
@@ -174,12 +199,12 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
     plainText: (probe) => body('plain-text', '', probe),
     socket(recogniser, probe, sink) {
       const streamId = deps.newId();
-      sockets.set(streamId, sink);
+      sockets[streamId] = sink;
       const post = (message: PageToBridge) => {
-        if (sockets.has(streamId)) deps.send(message);
+        if (streamId in sockets) deps.send(message);
       };
       if (!open('socket', recogniser.id, probe, streamId)) {
-        sockets.delete(streamId);
+        take(sockets, streamId);
         sink.fail();
       }
       return {
@@ -189,37 +214,37 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
     },
     request(request, body) {
       const requestId = deps.newId();
-      return new Promise((resolve) => {
-        verdicts.set(requestId, resolve);
+      return new NativePromise((resolve) => {
+        verdicts[requestId] = resolve;
         if (!deps.send({ v: 1, type: 'request-guard', requestId, request, body })) {
-          verdicts.delete(requestId);
+          take(verdicts, requestId);
           resolve({ send: false });
         }
       });
     },
     receive(message) {
       if (message.type === 'request-verdict') {
-        const resolve = verdicts.get(message.requestId);
-        verdicts.delete(message.requestId);
+        const resolve = verdicts[message.requestId];
+        take(verdicts, message.requestId);
         resolve?.(message.send ? { send: true, body: message.body } : { send: false });
         return;
       }
       const { streamId } = message;
-      const bodyEnd = bodies.get(streamId);
+      const bodyEnd = bodies[streamId];
       if (bodyEnd !== undefined) {
         if (message.type === 'guard-output') bodyEnd.output(message.text, message.last);
         else if (message.type === 'guard-done') bodyEnd.done();
         else if (message.type === 'guard-failed') bodyEnd.failed();
         return;
       }
-      const sink = sockets.get(streamId);
+      const sink = sockets[streamId];
       if (sink === undefined) return;
       if (message.type === 'guard-messages') sink.deliver(message.messages);
       else if (message.type === 'guard-done') {
-        sockets.delete(streamId);
+        take(sockets, streamId);
         sink.done();
       } else if (message.type === 'guard-failed') {
-        sockets.delete(streamId);
+        take(sockets, streamId);
         sink.fail();
       }
     },

@@ -16,6 +16,17 @@
  * MAIN world: no extension APIs.
  */
 
+import {
+  Body,
+  call,
+  decodeText,
+  getReader,
+  NativeTextDecoder,
+  STREAM,
+  Reader,
+  readChunk,
+} from './intrinsics.ts';
+
 /** How much of the body a probe carries (WireProbe.head, "up to ~1 KB"). */
 export const HEAD_BYTES = 1024;
 
@@ -96,29 +107,32 @@ export async function peekHead(
   enough: (head: string) => boolean,
   limit: number = HEAD_BYTES,
 ): Promise<PeekedHead> {
-  const body = response.clone().body;
+  const body = call<ReadableStream<Uint8Array> | null>(
+    Body.body,
+    call<Response>(Body.clone, response),
+  );
   if (body === null) return { head: '', ended: true };
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
+  const reader = getReader(body);
+  const decoder = new NativeTextDecoder();
   let head = '';
   let bytes = 0;
   try {
     for (;;) {
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        result = await reader.read();
+        result = await readChunk(reader);
       } catch (reason) {
         throw new BodyFailedWhilePeeked(reason);
       }
       const { done, value } = result;
-      if (done) return { head: head + decoder.decode(), ended: true };
+      if (done) return { head: head + decodeText(decoder), ended: true };
       const take = value.byteLength <= limit - bytes ? value : value.subarray(0, limit - bytes);
       bytes += take.byteLength;
-      head += decoder.decode(take, { stream: true });
+      head += decodeText(decoder, take, STREAM);
       if (bytes >= limit || enough(head)) return { head, ended: false };
     }
   } finally {
     // Only the clone is cancelled; the page's body keeps every byte.
-    reader.cancel().catch(() => undefined);
+    call<Promise<void>>(Reader.cancel, reader).catch(() => undefined);
   }
 }

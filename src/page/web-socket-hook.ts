@@ -25,11 +25,15 @@
  */
 
 import { newFetchHookStats } from './fetch-hook.ts';
+import { call, getOwnPropertyDescriptor, MessageOf, pristine, weakSet } from './intrinsics.ts';
 import { replaceConstructor } from './native-patch.ts';
 import type { PageHookOptions, SocketMessageGuard } from './page-hook-options.ts';
 import type { SocketSink } from './remote-guard.ts';
 
-export type WebSocketHookOptions = Pick<PageHookOptions, 'createSocketGuard' | 'stats'>;
+export type WebSocketHookOptions = Pick<
+  PageHookOptions,
+  'createSocketGuard' | 'stats' | 'reportFailure'
+>;
 
 export interface WebSocketHookTarget {
   WebSocket: typeof WebSocket;
@@ -56,48 +60,63 @@ interface SocketState {
   close: { code: number; reason: string; wasClean: boolean } | undefined;
 }
 
-const INSTALLED = new WeakSet<object>();
+const INSTALLED = weakSet<object>();
+
+/** The phase, re-read after a call that may have moved it on. */
+const phaseOf = (state: SocketState): Phase => state.phase;
 
 export function installWebSocketHook(
   target: WebSocketHookTarget,
   options: WebSocketHookOptions = {},
 ): void {
-  const { createSocketGuard } = options;
+  const { createSocketGuard, reportFailure } = options;
   const stats = options.stats ?? newFetchHookStats();
   if (!createSocketGuard) return;
   if (typeof target.WebSocket !== 'function' || INSTALLED.has(target.WebSocket)) return;
 
+  // Captured now (document_start): the page may replace any of them later.
+  const { MessageEvent, CloseEvent, Event } = target;
   const addListener = target.EventTarget.prototype.addEventListener;
   const dispatch = target.EventTarget.prototype.dispatchEvent;
-  const stopImmediate = target.Event.prototype.stopImmediatePropagation;
-  const nativeClose = target.WebSocket.prototype.close;
-  const synthetic = new WeakSet<Event>();
+  const stopImmediate = Event.prototype.stopImmediatePropagation;
+  const socketProto = target.WebSocket.prototype;
+  const nativeClose = socketProto.close;
+  const urlGetter = getOwnPropertyDescriptor(socketProto, 'url')?.get;
+  const synthetic = weakSet<Event>();
 
   const fire = (socket: WebSocket, event: Event): void => {
     synthetic.add(event);
-    Reflect.apply(dispatch, socket, [event]);
+    call(dispatch, socket, event);
   };
 
   const deliver = (socket: WebSocket, messages: string[], origin: string): void => {
-    for (const data of messages) {
-      fire(socket, new target.MessageEvent('message', { data, origin }));
+    for (let i = 0; i < messages.length; i++) {
+      const init = { __proto__: null, data: messages[i], origin } as MessageEventInit;
+      fire(socket, new MessageEvent('message', init));
     }
   };
 
   const fireClose = (socket: WebSocket, state: SocketState): void => {
     const init = state.close ?? { code: 1006, reason: '', wasClean: false };
-    fire(socket, new target.CloseEvent('close', init));
+    fire(socket, new CloseEvent('close', { __proto__: null, ...init } as CloseEventInit));
   };
 
-  const failClosed = (socket: WebSocket, state: SocketState): void => {
+  /**
+   * Fail closed: the socket is closed and no later message reaches the page. `reason`
+   * when a step in this world threw (the person is told here; a guard that failed in the
+   * ISOLATED world was reported there).
+   */
+  const failClosed = (socket: WebSocket, state: SocketState, reason?: string): void => {
     if (state.phase === 'failed' || state.phase === 'closed') return;
-    stats.guardFailures++;
+    if (reason === 'decision') stats.decisionErrors++;
+    else stats.guardFailures++;
+    if (reason !== undefined) reportFailure?.('web-socket', reason);
     const closing = state.phase === 'closing';
     state.phase = 'failed';
     state.guard = undefined;
     // Already closed: the page still gets its close event. Otherwise the browser's own.
     if (closing) fireClose(socket, state);
-    else Reflect.apply(nativeClose, socket, []);
+    else call(nativeClose, socket);
   };
 
   const sinkFor = (socket: WebSocket, state: SocketState): SocketSink => ({
@@ -115,38 +134,43 @@ export function installWebSocketHook(
   });
 
   const onMessage = (socket: WebSocket, state: SocketState, event: Event): void => {
-    if (synthetic.has(event) || !(event instanceof target.MessageEvent)) return;
+    if (synthetic.has(event) || !(event instanceof MessageEvent)) return;
     if (state.phase !== 'undecided' && state.phase !== 'guarded') {
-      Reflect.apply(stopImmediate, event, []);
+      call(stopImmediate, event);
       return;
     }
-    if (typeof event.data !== 'string') return;
-    if (state.phase === 'undecided') {
-      try {
-        const probe = { url: state.url, method: 'GET', contentType: '', head: event.data };
-        const guard = createSocketGuard(probe, sinkFor(socket, state));
+    let data: unknown;
+    try {
+      data = call<unknown>(MessageOf.data, event);
+      if (typeof data !== 'string') return;
+      if (state.phase === 'undecided') {
+        const probe = { url: state.url, method: 'GET', contentType: '', head: data };
+        // The decision runs with the built-ins of document_start (intrinsics.ts).
+        const guard = pristine(() => createSocketGuard(probe, sinkFor(socket, state)));
         if (guard === undefined) return;
         state.guard = guard;
-        state.origin = event.origin;
+        state.origin = call<string>(MessageOf.origin, event);
         // A guard that failed at once (no channel) has already closed the socket.
-        if (state.phase === 'undecided') state.phase = 'guarded';
+        if (phaseOf(state) === 'undecided') state.phase = 'guarded';
         stats.wireGuarded++;
-      } catch {
-        stats.decisionErrors++;
-        return;
       }
-    }
-    Reflect.apply(stopImmediate, event, []);
-    try {
-      state.guard?.push(event.data);
     } catch {
-      failClosed(socket, state);
+      // The decision threw: fail closed.
+      call(stopImmediate, event);
+      failClosed(socket, state, 'decision');
+      return;
+    }
+    call(stopImmediate, event);
+    try {
+      state.guard?.push(data);
+    } catch {
+      failClosed(socket, state, 'guard');
     }
   };
 
   const onClose = (socket: WebSocket, state: SocketState, event: Event): void => {
     if (synthetic.has(event) || state.phase !== 'guarded') return;
-    Reflect.apply(stopImmediate, event, []);
+    call(stopImmediate, event);
     const { code, reason, wasClean } = event as CloseEvent;
     state.close = { code, reason, wasClean };
     state.phase = 'closing';
@@ -155,20 +179,20 @@ export function installWebSocketHook(
     try {
       guard?.end();
     } catch {
-      failClosed(socket, state);
+      failClosed(socket, state, 'guard');
     }
   };
 
   replaceConstructor<typeof WebSocket>(target, 'WebSocket', target, (socket) => {
     const state: SocketState = {
-      url: socket.url,
+      url: urlGetter ? call<string>(urlGetter, socket) : '',
       phase: 'undecided',
       guard: undefined,
       origin: '',
       close: undefined,
     };
     const listen = (type: string, handle: (event: Event) => void) =>
-      Reflect.apply(addListener, socket, [type, handle, true]);
+      call(addListener, socket, type, handle, true);
     listen('message', (event) => onMessage(socket, state, event));
     listen('close', (event) => onClose(socket, state, event));
   });

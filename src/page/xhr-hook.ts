@@ -47,6 +47,23 @@
 import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
 import { newFetchHookStats, type FetchHookOptions } from './fetch-hook.ts';
 import { GuardedTextPump } from './guarded-text-pump.ts';
+import {
+  assign,
+  call,
+  create,
+  Encoder,
+  eventType,
+  getOwnPropertyDescriptor,
+  jsonParse,
+  NativeDomException,
+  NativeTextEncoder,
+  NativeTypeError,
+  NativeUrl,
+  pristine,
+  UrlOf,
+  weakMap,
+  weakSet,
+} from './intrinsics.ts';
 import { replaceAccessor, replaceConstructor, replaceMethod } from './native-patch.ts';
 import {
   HEAD_BYTES,
@@ -55,7 +72,10 @@ import {
   normaliseContentType,
 } from './response-peek.ts';
 
-export type XhrHookOptions = Pick<FetchHookOptions, 'detectAdapter' | 'createWireGuard' | 'stats'>;
+export type XhrHookOptions = Pick<
+  FetchHookOptions,
+  'detectAdapter' | 'createWireGuard' | 'stats' | 'reportFailure'
+>;
 
 export interface XhrHookTarget {
   XMLHttpRequest: typeof XMLHttpRequest;
@@ -98,13 +118,15 @@ interface HeadSnapshot {
   /** `getAllResponseHeaders()` less content-length. */
   allHeaders: string;
   /** lower-cased name → value, less content-length. */
-  headers: Map<string, string>;
+  headers: Record<string, string>;
 }
 
 interface XhrState {
   method: string;
   url: string;
   async: boolean;
+  /** The request's method or URL could not be read at `open()`: no decision is possible. */
+  broken: boolean;
   /** The page set responseType `json`; the native request runs as `text`. */
   wantsJson: boolean;
   phase: Phase;
@@ -124,13 +146,14 @@ interface XhrState {
   json: { value: unknown } | undefined;
 }
 
-const INSTALLED = new WeakSet<object>();
+const INSTALLED = weakSet<object>();
 
 function newState(): XhrState {
   return {
     method: 'GET',
     url: '',
     async: true,
+    broken: false,
     wantsJson: false,
     phase: 'idle',
     readyState: 0,
@@ -147,7 +170,8 @@ function newState(): XhrState {
 /** Forgets the previous request of a reused instance (`open()` again). */
 function resetState(state: XhrState): void {
   state.pump?.cancel();
-  Object.assign(state, {
+  assign(state, {
+    broken: false,
     phase: 'idle',
     readyState: 0,
     consumed: 0,
@@ -162,14 +186,17 @@ function resetState(state: XhrState): void {
 
 const phaseOf = (state: XhrState): Phase => state.phase;
 
-const utf8Length = (text: string): number => new TextEncoder().encode(text).byteLength;
+const encoder = new NativeTextEncoder();
+const utf8Length = (text: string): number =>
+  call<Uint8Array>(Encoder.encode, encoder, text).byteLength;
 
-function parseHeaders(all: string): Map<string, string> {
-  const headers = new Map<string, string>();
+/** lower-cased name → value, in a table without a prototype (nothing inherited counts). */
+function parseHeaders(all: string): Record<string, string> {
+  const headers = create(null) as Record<string, string>;
   for (const line of all.split(/\r?\n/)) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
-    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   return headers;
 }
@@ -184,7 +211,7 @@ function withoutContentLength(all: string): string {
 /** `JSON.parse` as XHR's `json` response type does it: BOM dropped, failure → null. */
 function parseJsonResponse(text: string): unknown {
   try {
-    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as unknown;
+    return jsonParse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
   } catch {
     return null;
   }
@@ -195,23 +222,25 @@ function parseJsonResponse(text: string): unknown {
  * the same target is a no-op.
  */
 export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = {}): void {
-  const { detectAdapter, createWireGuard } = options;
+  const { detectAdapter, createWireGuard, reportFailure } = options;
   const stats = options.stats ?? newFetchHookStats();
   if (!detectAdapter || !createWireGuard) return;
   if (INSTALLED.has(target.XMLHttpRequest)) return;
 
   const realm = target;
+  // Captured now (document_start): the page may replace any of them later.
+  const { ProgressEvent, Event } = target;
   const proto = target.XMLHttpRequest.prototype;
-  const states = new WeakMap<object, XhrState>();
-  const synthetic = new WeakSet<Event>();
+  const states = weakMap<object, XhrState>();
+  const synthetic = weakSet<Event>();
   const addListener = target.EventTarget.prototype.addEventListener;
   const dispatch = target.EventTarget.prototype.dispatchEvent;
-  const stopImmediate = target.Event.prototype.stopImmediatePropagation;
+  const stopImmediate = Event.prototype.stopImmediatePropagation;
 
   // The native members, captured before they are replaced.
   const getterOf = (key: string): ((this: unknown) => unknown) => {
-    const get = Object.getOwnPropertyDescriptor(proto, key)?.get;
-    if (!get) throw new TypeError(`XMLHttpRequest.prototype.${key} is not an accessor`);
+    const get = getOwnPropertyDescriptor(proto, key)?.get;
+    if (!get) throw new NativeTypeError(`XMLHttpRequest.prototype.${key} is not an accessor`);
     return get;
   };
   const nativeReadyState = getterOf('readyState');
@@ -224,20 +253,28 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
   const nativeGetAllHeaders = proto.getAllResponseHeaders;
   const nativeAbort = proto.abort;
 
-  const call = <R>(fn: (...args: never[]) => unknown, self: object, ...args: unknown[]): R =>
-    Reflect.apply(fn, self, args) as R;
-
   const fire = (xhr: XMLHttpRequest, event: Event): void => {
     synthetic.add(event);
     call(dispatch, xhr, event);
   };
   const progress = (type: string, loaded: number): ProgressEvent =>
-    new target.ProgressEvent(type, { lengthComputable: false, loaded, total: 0 });
+    new ProgressEvent(type, {
+      __proto__: null,
+      lengthComputable: false,
+      loaded,
+      total: 0,
+    } as ProgressEventInit);
+  const plainEvent = (type: string) => new Event(type);
 
   const copyOf = (event: Event): Event => {
-    if (!(event instanceof target.ProgressEvent)) return new target.Event(event.type);
+    if (!(event instanceof ProgressEvent)) return plainEvent(eventType(event));
     const { lengthComputable, loaded, total } = event;
-    return new target.ProgressEvent(event.type, { lengthComputable, loaded, total });
+    return new ProgressEvent(eventType(event), {
+      __proto__: null,
+      lengthComputable,
+      loaded,
+      total,
+    } as ProgressEventInit);
   };
 
   /** True when the page sees the hook's values rather than the native ones. */
@@ -277,16 +314,28 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     state.consumed = text.length;
   };
 
-  const failClosed = (xhr: XMLHttpRequest, state: XhrState): void => {
-    if (state.phase !== 'guarded') return;
-    stats.guardFailures++;
+  /**
+   * Fail closed: the page sees a network error and none of the answer. `hookFailed` when
+   * the hook's own step threw (its decision, or feeding the guard): the person is told
+   * here; a guard that failed in the ISOLATED world was reported there.
+   */
+  const failClosed = (xhr: XMLHttpRequest, state: XhrState, hookFailed = false): void => {
+    if (state.phase === 'failed' || state.phase === 'finished') return;
+    if (hookFailed) {
+      stats.decisionErrors++;
+      reportFailure?.('xhr', 'decision');
+    } else {
+      stats.guardFailures++;
+    }
     state.phase = 'failed';
+    // What a network error shows: status 0, no headers.
+    state.snapshot = { status: 0, statusText: '', allHeaders: '', headers: create(null) };
     state.text = '';
     state.bytes = 0;
     state.pump?.cancel();
     abortQuietly(xhr);
     state.readyState = DONE;
-    fire(xhr, new target.Event('readystatechange'));
+    fire(xhr, plainEvent('readystatechange'));
     fire(xhr, progress('error', 0));
     fire(xhr, progress('loadend', 0));
   };
@@ -311,7 +360,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
           state.text += chunk;
           state.bytes += utf8Length(chunk);
           state.readyState = LOADING;
-          fire(xhr, new target.Event('readystatechange'));
+          fire(xhr, plainEvent('readystatechange'));
           fire(xhr, progress('progress', state.bytes));
         },
         end: () => {
@@ -321,7 +370,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
           abortQuietly(xhr);
           fire(xhr, progress('progress', state.bytes));
           state.readyState = DONE;
-          fire(xhr, new target.Event('readystatechange'));
+          fire(xhr, plainEvent('readystatechange'));
           fire(xhr, progress('load', state.bytes));
           fire(xhr, progress('loadend', state.bytes));
         },
@@ -345,7 +394,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     state.phase = 'native';
     // Copies, not the held objects: some EventTarget implementations (Node's) keep the
     // stop flag of a dispatched event, and a copy is as untrusted as a re-dispatch anyway.
-    for (const event of held) call(dispatch, xhr, copyOf(event));
+    for (let i = 0; i < held.length; i++) call(dispatch, xhr, copyOf(held[i]!));
   };
 
   const probeFor = (xhr: XMLHttpRequest, state: XhrState) => {
@@ -358,6 +407,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
 
   /** At HEADERS_RECEIVED (or the first later event): guard, peek, or leave native. */
   const decideAtHeaders = (xhr: XMLHttpRequest, state: XhrState): void => {
+    if (state.broken) throw new NativeTypeError('request facts');
     const type = call<string>(nativeResponseType, xhr);
     if (!state.async || (type !== '' && type !== 'text')) {
       state.phase = 'native';
@@ -406,7 +456,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
       goNative(xhr, state);
       return false;
     }
-    state.held.push(event);
+    state.held[state.held.length] = event;
     return true;
   };
 
@@ -418,22 +468,32 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
       goNative(xhr, state);
       return false;
     }
-    if (event.type === 'readystatechange' || event.type === 'progress') {
+    const type = eventType(event);
+    if (type === 'readystatechange' || type === 'progress') {
       if (nativeState >= LOADING) feed(xhr, state);
       if (nativeState === DONE) state.pump?.close();
     }
     return true;
   };
 
+  /** Idle (at HEADERS_RECEIVED or later) or peeking: true when `event` must be stopped. */
+  const decide = (xhr: XMLHttpRequest, state: XhrState, event: Event, type: string): boolean => {
+    if (state.phase === 'idle') {
+      decideAtHeaders(xhr, state);
+      // (re-read: decideAtHeaders moved the phase on)
+      if (type === 'readystatechange') return false;
+      if (phaseOf(state) === 'guarded') return onGuardedEvent(xhr, state, event);
+    }
+    return phaseOf(state) === 'peeking' && peek(xhr, state, event);
+  };
+
   const onNativeEvent = (xhr: XMLHttpRequest, state: XhrState, event: Event): void => {
     if (synthetic.has(event)) return;
     let stop = false;
     try {
-      if (
-        event.type === 'readystatechange' &&
-        call<number>(nativeReadyState, xhr) === OPENED &&
-        state.phase !== 'idle'
-      ) {
+      const type = eventType(event);
+      const nativeState = call<number>(nativeReadyState, xhr);
+      if (type === 'readystatechange' && nativeState === OPENED && state.phase !== 'idle') {
         // open() again: a new request on the same object.
         resetState(state);
         return;
@@ -442,17 +502,10 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
         case 'native':
           return;
         case 'idle':
-          if (call<number>(nativeReadyState, xhr) < HEADERS_RECEIVED) return;
-          decideAtHeaders(xhr, state);
-          // (re-read: decideAtHeaders moved the phase on)
-          if (phaseOf(state) === 'peeking' && event.type !== 'readystatechange') {
-            stop = peek(xhr, state, event);
-          } else if (phaseOf(state) === 'guarded' && event.type !== 'readystatechange') {
-            stop = onGuardedEvent(xhr, state, event);
-          }
-          break;
         case 'peeking':
-          stop = peek(xhr, state, event);
+          if (nativeState < HEADERS_RECEIVED) return;
+          // The decision runs with the built-ins of document_start (intrinsics.ts).
+          stop = pristine(() => decide(xhr, state, event, type));
           break;
         case 'guarded':
           stop = onGuardedEvent(xhr, state, event);
@@ -463,15 +516,9 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
           break;
       }
     } catch {
-      if (state.phase === 'guarded' && state.pump) {
-        // The guard's side failed: fail closed.
-        failClosed(xhr, state);
-        stop = true;
-      } else if (state.phase !== 'finished' && state.phase !== 'failed') {
-        stats.decisionErrors++;
-        goNative(xhr, state);
-        stop = false;
-      }
+      // The hook's own step threw (deciding, or feeding the guard): fail closed.
+      failClosed(xhr, state, true);
+      stop = true;
     }
     // An event that arrives after the hook ended the page's view never reaches the page.
     if (state.phase === 'finished' || state.phase === 'failed') stop = true;
@@ -496,11 +543,15 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
         if (!state) return;
         resetState(state);
         try {
-          state.method = String(args[0]).toUpperCase();
-          state.url = new URL(String(args[1]), target.location.href).href;
-          state.async = args.length < 3 || Boolean(args[2]);
+          pristine(() => {
+            state.method = `${args[0] as string}`.toUpperCase();
+            const url = new NativeUrl(`${args[1] as string}`, target.location.href);
+            state.url = call<string>(UrlOf.href, url);
+            state.async = args.length < 3 || !!args[2];
+          });
         } catch {
-          state.phase = 'native';
+          // Decided when the answer comes: fail closed then (decideAtHeaders).
+          state.broken = true;
         }
       },
     }.open as never;
@@ -513,13 +564,13 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     (n) =>
       function (this: unknown) {
         const state = states.get(this as object);
-        return shadows(state) ? state.readyState : Reflect.apply(n.get, this, []);
+        return shadows(state) ? state.readyState : call(n.get, this);
       },
   );
 
   const responseTextOf = (self: unknown, state: XhrState | undefined): unknown => {
     if (state?.wantsJson) {
-      throw new DOMException(
+      throw new NativeDomException(
         "The value is only accessible if the object's 'responseType' is '' or 'text' (was 'json').",
         'InvalidStateError',
       );
@@ -545,7 +596,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     (n) =>
       function (this: unknown) {
         const state = states.get(this as object);
-        if (state === undefined) return Reflect.apply(n.get, this, []);
+        if (state === undefined) return call(n.get, this);
         if (state.wantsJson) {
           const xhr = this as XMLHttpRequest;
           let text: string | undefined;
@@ -561,7 +612,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
           state.json ??= { value: parseJsonResponse(text) };
           return state.json.value;
         }
-        if (!shadows(state)) return Reflect.apply(n.get, this, []);
+        if (!shadows(state)) return call(n.get, this);
         return responseTextOf(this, state);
       },
   );
@@ -572,17 +623,17 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     realm,
     (n) =>
       function (this: unknown) {
-        return states.get(this as object)?.wantsJson ? 'json' : Reflect.apply(n.get, this, []);
+        return states.get(this as object)?.wantsJson ? 'json' : call(n.get, this);
       },
     (n) =>
       function (this: unknown, value: unknown) {
         // The native setter validates first (state, sync requests) and throws as it would.
-        Reflect.apply(n.set!, this, [value]);
+        call(n.set!, this, value);
         const state = states.get(this as object);
         if (!state) return;
-        state.wantsJson = Reflect.apply(n.get, this, []) === 'json';
+        state.wantsJson = call(n.get, this) === 'json';
         // Read the body as text so it can be guarded while it streams (see top comment).
-        if (state.wantsJson) Reflect.apply(n.set!, this, ['text']);
+        if (state.wantsJson) call(n.set!, this, 'text');
       },
   );
 
@@ -593,8 +644,8 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     (n) =>
       function (this: unknown) {
         const state = states.get(this as object);
-        if (!rewritesHead(state) || !state.snapshot) return Reflect.apply(n.get, this, []);
-        return state.phase === 'failed' ? 0 : state.snapshot.status;
+        if (!rewritesHead(state) || !state.snapshot) return call(n.get, this);
+        return state.snapshot.status;
       },
   );
 
@@ -605,8 +656,8 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     (n) =>
       function (this: unknown) {
         const state = states.get(this as object);
-        if (!rewritesHead(state) || !state.snapshot) return Reflect.apply(n.get, this, []);
-        return state.phase === 'failed' ? '' : state.snapshot.statusText;
+        if (!rewritesHead(state) || !state.snapshot) return call(n.get, this);
+        return state.snapshot.statusText;
       },
   );
 
@@ -617,8 +668,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
         if (!rewritesHead(state) || !state.snapshot) return call(nativeMethod, this, ...args);
         // Argument checks (missing name) stay the browser's.
         call(nativeMethod, this, ...args);
-        if (state.phase === 'failed') return null;
-        return state.snapshot.headers.get(String(args[0]).toLowerCase()) ?? null;
+        return state.snapshot.headers[`${args[0] as string}`.toLowerCase()] ?? null;
       },
     }.getResponseHeader as never;
   });
@@ -628,7 +678,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
       getAllResponseHeaders(this: XMLHttpRequest): string {
         const state = states.get(this);
         if (!rewritesHead(state) || !state.snapshot) return call(nativeMethod, this);
-        return state.phase === 'failed' ? '' : state.snapshot.allHeaders;
+        return state.snapshot.allHeaders;
       },
     }.getAllResponseHeaders as never;
   });

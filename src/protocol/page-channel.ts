@@ -53,6 +53,13 @@ export type PageToBridge =
   /** The page cancelled the body or the network failed: drop the stream. */
   | { v: 1; type: 'guard-cancel'; streamId: string }
   /**
+   * Issue 18 §4: a hook stopped a response itself (its decision or decoding threw, or a
+   * synchronous XMLHttpRequest asked for a chat answer): the page got nothing of it. The
+   * bridge reports it as a failure (notice, audit record). `hook` is the hook's name
+   * (`fetch`, `xhr`, `event-source`, `web-socket`), `reason` a short content-free code.
+   */
+  | { v: 1; type: 'hook-failed'; hook: string; reason: string }
+  /**
    * Issue 5: a request a request adapter recognised, with the body the page
    * would send. The bridge recognises the request again itself. Answered by
    * `request-verdict` with the same id, after as long as it takes (the person

@@ -47,6 +47,17 @@ async function ask(page: Page, kind: Transport, prompt: string): Promise<Asked> 
     .then((rest) => ({ text, ...rest }));
 }
 
+/** The answer text an OpenAI Chat Completions SSE body carries (its content deltas). */
+function openAiText(sse: string): string {
+  let text = '';
+  for (const line of sse.split('\n')) {
+    if (!line.startsWith('data:') || line.includes('[DONE]')) continue;
+    const chunk = JSON.parse(line.slice(5)) as { choices?: { delta?: { content?: string } }[] };
+    text += chunk.choices?.[0]?.delta?.content ?? '';
+  }
+  return text;
+}
+
 describe.each([
   { name: 'chromium', launch: launchChromium },
   { name: 'firefox', launch: launchFirefox },
@@ -117,6 +128,71 @@ describe.each([
       expect(answer.text).toBe(scriptedAnswer(prompt).text);
     },
   );
+
+  /** In a fresh tab: page code breaks built-ins after the hooks are in, then asks. */
+  async function askAfter(
+    breakage: 'stream polyfill' | 'broken built-ins',
+  ): Promise<{ text: string; error: string }> {
+    const fresh = await target.browser.newPage();
+    try {
+      await fresh.goto(`${chat.url}/hooks`, { waitUntil: 'load' });
+      return await fresh.evaluate(async (kind: string) => {
+        const page = window as unknown as Record<string, unknown>;
+        if (kind === 'stream polyfill') {
+          // As web-streams-polyfill does: the global is replaced by a JavaScript class.
+          page.ReadableStream = class ReadableStream {
+            getReader() {
+              return { read: () => Promise.resolve({ done: true }) };
+            }
+          };
+        } else {
+          page.TextDecoder = function TextDecoder() {
+            throw new Error('polyfill');
+          };
+          RegExp.prototype.exec = () => null;
+          (Object.prototype as Record<string, unknown>).choices = [{ delta: { content: 'x' } }];
+          Object.defineProperty(Object.prototype, 'delta', {
+            get() {
+              throw new Error('polluted');
+            },
+            configurable: true,
+          });
+        }
+        try {
+          const response = await fetch('/v1/chat/completions', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              stream: true,
+              messages: [{ role: 'user', content: 'show me the secret' }],
+            }),
+          });
+          return { text: await response.text(), error: '' };
+        } catch (error) {
+          return { text: '', error: String(error) };
+        }
+      }, breakage);
+    } finally {
+      await fresh.close();
+    }
+  }
+
+  it('a polyfilled ReadableStream (web-streams-polyfill) does not break a guarded fetch', async () => {
+    const answer = await askAfter('stream polyfill');
+    expect(answer.error).toBe('');
+    expect(answer.text).not.toContain('[object ReadableStream]');
+    const text = openAiText(answer.text);
+    expect(text).toContain('[redacted:github-pat]');
+    expect(text).not.toContain(token.slice(4, 14));
+  });
+
+  it('a throwing TextDecoder, a broken RegExp.prototype.exec and a polluted Object.prototype open nothing', async () => {
+    const answer = await askAfter('broken built-ins');
+    expect(answer.error).toBe('');
+    const text = openAiText(answer.text);
+    expect(text).toContain('[redacted:github-pat]');
+    expect(text).not.toContain(token.slice(4, 14));
+  });
 
   it('an AbortSignal abort of a guarded fetch stops the upstream', async () => {
     const result = await page.evaluate(async () => {

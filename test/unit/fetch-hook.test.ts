@@ -23,6 +23,35 @@ import { localWireGuard, textGuardAsBytes } from '../support/local-guards.ts';
 import { fixture } from '../support/wire-harness.ts';
 import { fakeGithubToken } from '../mock-chat/scripted-answers.ts';
 
+/**
+ * A native Response has the URL of its request and says whether it was redirected; Node's
+ * cannot be given either. The hooks read both through Response.prototype's getters as
+ * captured when they load (src/page/intrinsics.ts), so the getters are taught, before
+ * anything is imported, to answer what the fake network said for a response.
+ */
+const { fromNetwork } = vi.hoisted(() => {
+  const meta = new WeakMap<object, Record<string, unknown>>();
+  for (const key of ['url', 'redirected']) {
+    const native = Object.getOwnPropertyDescriptor(Response.prototype, key)!;
+    Object.defineProperty(Response.prototype, key, {
+      ...native,
+      get(this: Response) {
+        const told = meta.get(this);
+        return told && key in told ? told[key] : native.get!.call(this);
+      },
+    });
+  }
+  return {
+    fromNetwork: <R extends Response>(
+      response: R,
+      told: { url?: string; redirected?: boolean },
+    ) => {
+      meta.set(response, told);
+      return response;
+    },
+  };
+});
+
 const location = { href: 'http://127.0.0.1:8080/chat/1', origin: 'http://127.0.0.1:8080' };
 
 /** A stand-in for the guard: upper-cases text, so a guarded body is easy to recognise. */
@@ -131,10 +160,7 @@ describe('guardResponse', () => {
         'x-request-id': 'r-1',
       },
     });
-    Object.defineProperties(original, {
-      url: { value: 'http://127.0.0.1:8080/api/chat' },
-      redirected: { value: true },
-    });
+    fromNetwork(original, { url: 'http://127.0.0.1:8080/api/chat', redirected: true });
     const guarded = guardResponse(original, () => textGuardAsBytes(upperCaseGuard()));
     expect(guarded.status).toBe(201);
     expect(guarded.statusText).toBe('Created');
@@ -315,11 +341,7 @@ function wireResponse(
     statusText: 'OK',
     headers: { 'content-type': type, 'content-length': '123', ...meta.headers },
   });
-  Object.defineProperties(response, {
-    url: { value: meta.url ?? '' },
-    redirected: { value: meta.redirected ?? false },
-  });
-  return response;
+  return fromNetwork(response, { url: meta.url ?? '', redirected: meta.redirected ?? false });
 }
 
 async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
@@ -608,22 +630,27 @@ describe('installFetchHook: wire formats', () => {
     expect(probes).toEqual([]);
   });
 
-  it('passes the original through and counts it when its own decision logic throws', async () => {
+  it('fails closed, with a report, when its own decision logic throws', async () => {
     const log = vi.spyOn(console, 'log');
     const warn = vi.spyOn(console, 'warn');
     const error = vi.spyOn(console, 'error');
-    const original = wireResponse('data: {}\n\n', 'text/event-stream');
+    const { stream, seen } = sourceOf([new TextEncoder().encode('data: {}\n\n')], true);
+    const reports: string[][] = [];
     const { options, stats } = wireHook({
       detectAdapter: () => {
         throw new Error('adapter bug');
       },
+      reportFailure: (hook, reason) => reports.push([hook, reason]),
     });
-    const realm = realmWith(() => original);
+    const realm = realmWith(() => wireResponse(stream, 'text/event-stream'));
     installFetchHook(realm, options);
-    const response = await realm.fetch('/v1/chat/completions', { method: 'POST' });
-    expect(response).toBe(original);
-    expect(await response.text()).toBe('data: {}\n\n');
+    const answer = realm.fetch('/v1/chat/completions', { method: 'POST' });
+    await expect(answer).rejects.toThrow(GUARD_FAILURE_MESSAGE);
+    await expect(answer).rejects.toBeInstanceOf(TypeError);
+    // The network body is stopped: none of it is read by anyone.
+    await vi.waitFor(() => expect(seen.cancelled).toBe(true));
     expect(stats.decisionErrors).toBe(1);
+    expect(reports).toEqual([['fetch', 'decision']]);
     expect(log).not.toHaveBeenCalled();
     expect(warn).not.toHaveBeenCalled();
     expect(error).not.toHaveBeenCalled();

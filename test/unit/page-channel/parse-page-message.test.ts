@@ -38,6 +38,8 @@ const valid: PageToBridge[] = [
     request: { url: probe.url, method: 'POST', contentType: 'application/json' },
     body: '{"messages":[]}',
   },
+  // Issue 18 §4: a hook stopped a response itself.
+  { v: 1, type: 'hook-failed', hook: 'xhr', reason: 'decision' },
   // Issue 18 §1: the answer to a chat-shaped request.
   {
     v: 1,
@@ -94,6 +96,11 @@ describe('parsePageMessage: malformed input is dropped', () => {
     ['probe missing', { ...valid[1], probe: undefined }],
     ['probe head not a string', { ...valid[1], probe: { ...probe, head: 1 } }],
     ['recogniser not a string', { ...valid[1], recogniser: 3 }],
+    [
+      'hook-failed with a long reason',
+      { v: 1, type: 'hook-failed', hook: 'xhr', reason: 'x'.repeat(65) },
+    ],
+    ['hook-failed without its hook', { v: 1, type: 'hook-failed', reason: 'decision' }],
     ['chatRequest not a boolean', { ...valid[1], probe: { ...probe, chatRequest: 'yes' } }],
     ['request missing its method', { ...valid[7], request: { url: 'u', contentType: '' } }],
     ['request body not a string', { ...valid[7], body: {} }],

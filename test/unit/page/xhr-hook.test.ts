@@ -33,6 +33,7 @@ const secretSse = () => openAiChatSse(scriptedAnswer('secret'));
 interface Options {
   createWireGuard?: (adapter: WireRecogniser, probe: WireProbe) => ByteGuard;
   detectAdapter?: (probe: WireProbe) => WireRecogniser | undefined;
+  reportFailure?: (hook: string, reason: string) => void;
 }
 
 function hookedRealm(overrides: Options = {}) {
@@ -366,16 +367,28 @@ describe('installXhrHook: everything else is native', () => {
     expect(xhr.response).toBe(xhr.response);
   });
 
-  it('passes the response through natively when its own decision logic throws', async () => {
+  it('fails closed, with a report, when its own decision logic throws', async () => {
+    const reports: string[][] = [];
     const { Xhr, stats } = hookedRealm({
       detectAdapter: () => {
         throw new Error('bug');
       },
+      reportFailure: (hook, reason) => reports.push([hook, reason]),
     });
-    const { xhr } = pageRequest(Xhr);
-    await stream(xhr, [secretSse()]);
-    expect(xhr.responseText).toBe(secretSse());
+    const { xhr, seen } = pageRequest(Xhr);
+    xhr.respond(200, SSE_HEADERS);
+    xhr.receive(secretSse());
+    await settle();
+    // A network error, as the page knows it: nothing of the answer, status 0, error events.
+    expect(xhr.readyState).toBe(4);
+    expect(xhr.status).toBe(0);
+    expect(xhr.responseText).toBe('');
+    expect(xhr.getAllResponseHeaders()).toBe('');
+    expect(xhr.aborted).toBe(true);
+    expect(seen.map((s) => s.type).slice(-3)).toEqual(['readystatechange', 'error', 'loadend']);
+    for (const entry of seen) expect(entry.text).toBe('');
     expect(stats.decisionErrors).toBe(1);
+    expect(reports).toEqual([['xhr', 'decision']]);
   });
 
   it('leaves synchronous requests and binary response types alone', async () => {
