@@ -3,15 +3,13 @@
  *
  * EventSource hands the page parsed events, while the wire adapters work on SSE text.
  * Design (the simplest correct one found): keep the native EventSource (reconnection,
- * credentials, CORS, `readyState` and `close()` stay the browser's), and for each stream
- * an adapter recognises, turn every event back into its SSE text (`event:`, `id:`,
- * `data:` lines), run that text through the same byte guard the fetch hook uses
- * (`createWireGuard`, via guarded-text-pump.ts), parse the guarded text again with
- * `eventsource-parser`, and dispatch the resulting events to the page. Adapters keep
- * events one for one (DESIGN.md §3.6), so the page receives the same events with only
- * their text changed. Rebuilding on fetch instead would mean re-implementing
- * reconnection, `Last-Event-ID` and credentials, and would decide before knowing the
- * stream: a worse trade.
+ * credentials, CORS, `readyState` stay the browser's), and for each stream an adapter
+ * recognises, turn every event back into its SSE text (`event:`, `id:`, `data:` lines),
+ * run that text through the same byte guard the fetch hook uses (`createWireGuard`, via
+ * guarded-text-pump.ts), parse the guarded text again (sse-events.ts) and dispatch the
+ * resulting events to the page. Adapters keep events one for one (DESIGN.md §3.6), so
+ * the page receives the same events with only their text changed. Rebuilding on fetch
+ * instead would mean re-implementing reconnection, `Last-Event-ID` and credentials.
  *
  * How the hook sees every event first: the constructor registers a capturing `message`
  * listener before the page can register anything, and `addEventListener` (patched on
@@ -22,30 +20,38 @@
  * Named events no page listener asked for never reach the page, so the guard does not
  * see them either: it guards exactly what the page can read.
  *
- * Decision: at the first event, with the stream's URL, method GET, content type
- * `text/event-stream` (EventSource accepts nothing else) and that event's SSE text as the
- * head: recognised → guarded; otherwise the stream is left native for good (the event
- * and all later ones are never touched). The end of the HTTP response reaches the page
- * as an `error` event (the browser reconnects or gives up): it ends the guard's stream,
- * what the guard held is decided and delivered, and only then does the page get the
- * error event. The next event is decided afresh, as a new response.
+ * Decision: on each event while undecided, with the stream's URL, method GET, content
+ * type `text/event-stream` (EventSource accepts nothing else) and the SSE text of the
+ * events so far as the head (up to 1 KB): recognised → guarded from that event on;
+ * events before it pass as the browser's own (they were not recognisable); nothing
+ * recognised in the first kilobyte → native for good.
  *
- * Failures: an exception in the decision passes the stream through natively; a guard
- * that cannot be built or fails fails closed: the EventSource is closed (readyState
- * CLOSED) and the page gets an `error` event, like a fatal network error; no raw event
- * after that point reaches the page. A block ends the page's view with the provider's
- * ending; later native events are dropped.
+ * Issue 18 §3, continuity: one guard per EventSource object, for its whole life. A
+ * dropped connection after which the browser reconnects (Last-Event-ID) does not end the
+ * guard's stream: what the guard holds is carried over to the next connection's events,
+ * so a secret cut at the drop is decided whole, never released in two halves. The page
+ * gets the `error` event at once. The stream ends when the browser gives up (its error
+ * event then follows the guard's last events), when the page closes the EventSource
+ * from `onerror` (the guard's last events still follow: they came before the error), or
+ * when the page closes it at any other time (the browser would deliver nothing more: the
+ * guard's stream is dropped).
+ *
+ * Failures: an exception in the hook's own steps, or a guard that cannot be built or
+ * fails, fails closed: the EventSource is closed (readyState CLOSED) and the page gets an
+ * `error` event, like a fatal network error; no raw event after that point reaches the
+ * page. A block ends the page's view with the provider's ending; later native events are
+ * dropped.
  *
  * No extension APIs here: this code runs in the page's own world.
  */
 
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { WireProbe } from '../core/wire/wire-event.ts';
+import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
 import { newFetchHookStats, type FetchHookOptions } from './fetch-hook.ts';
 import { GuardedTextPump } from './guarded-text-pump.ts';
 import {
   apply,
   call,
+  create,
   eventType,
   getOwnPropertyDescriptor,
   MessageOf,
@@ -54,6 +60,8 @@ import {
   weakSet,
 } from './intrinsics.ts';
 import { replaceConstructor, replaceMethod } from './native-patch.ts';
+import { HEAD_BYTES } from './response-peek.ts';
+import { sseEvents } from './sse-events.ts';
 
 export type EventSourceHookOptions = Pick<
   FetchHookOptions,
@@ -70,19 +78,31 @@ export interface EventSourceHookTarget {
 
 const CLOSED = 2;
 
-/** Event types EventSource fires that are not stream events. */
-const CONTROL_EVENTS = new Set(['open', 'error']);
-
-type Phase = 'undecided' | 'native' | 'guarded' | 'finished' | 'failed';
+/**
+ * - undecided: no event recognised yet (each passes as the browser's own);
+ * - native: not a chat stream (nothing is recognised in its first kilobyte);
+ * - guarded: one guard for the EventSource's whole life, across reconnections;
+ * - closing: the stream is over (the browser gave up, or the page closed it on an
+ *   error) and the guard releases its last events, which the page still gets;
+ * - finished: the guard released everything, or the page closed the EventSource;
+ * - failed: fail closed.
+ */
+type Phase = 'undecided' | 'native' | 'guarded' | 'closing' | 'finished' | 'failed';
 
 interface SourceState {
   url: string;
   phase: Phase;
-  /** Event types the hook's listener is registered for. */
-  intercepted: Set<string>;
+  /** Event types the hook's listener is registered for (a table: no Set method to replace). */
+  intercepted: Record<string, true>;
   pump: GuardedTextPump | undefined;
   /** The last event id written into the guard's input. */
   lastIdIn: string;
+  /** The SSE text of the events seen while undecided (the probe's head). */
+  head: string;
+  /** The page is being told of a dropped connection (its `onerror` may close the source). */
+  inError: boolean;
+  /** The stream ended on an error event, held back until the guard's last events. */
+  errorHeld: boolean;
 }
 
 /** One native event as the SSE text it was parsed from. */
@@ -90,7 +110,8 @@ export function sseTextOf(type: string, data: string, id: string, lastId: string
   let text = type === 'message' ? '' : `event: ${type}\n`;
   if (id !== lastId) text += `id: ${id}\n`;
   // EventSource splits data on LF (CR and CRLF became LF): one `data:` line per line.
-  for (const line of data.split('\n')) text += `data: ${line}\n`;
+  const lines = data.split('\n');
+  for (let i = 0; i < lines.length; i++) text += `data: ${lines[i]}\n`;
   return `${text}\n`;
 }
 
@@ -113,19 +134,17 @@ export function installEventSourceHook(
   const { MessageEvent, Event } = target;
   const states = weakMap<object, SourceState>();
   const synthetic = weakSet<Event>();
-  /** Guards being ended by a dropped connection (their error event is held back). */
-  const flushing = weakSet<GuardedTextPump>();
   const eventTargetProto = target.EventTarget.prototype;
   const nativeAdd = eventTargetProto.addEventListener;
   const dispatch = eventTargetProto.dispatchEvent;
   const stopImmediate = Event.prototype.stopImmediatePropagation;
   const sourceProto = target.EventSource.prototype;
-  const nativeClose = sourceProto.close;
   const readyStateGetter = getOwnPropertyDescriptor(sourceProto, 'readyState')?.get;
   const urlGetter = getOwnPropertyDescriptor(sourceProto, 'url')?.get;
   const readyStateOf = (source: EventSource): number =>
     readyStateGetter ? call<number>(readyStateGetter, source) : 0;
   const errorEvent = () => new Event('error');
+  const nativeClose = sourceProto.close;
 
   const fire = (source: EventSource, event: Event): void => {
     synthetic.add(event);
@@ -145,65 +164,52 @@ export function installEventSourceHook(
     } else {
       stats.guardFailures++;
     }
+    // Closing: the EventSource is closed already and its error event was held back.
+    const fireError = state.phase !== 'closing' || state.errorHeld;
     state.phase = 'failed';
     state.pump?.cancel();
     state.pump = undefined;
     call(nativeClose, source);
-    fire(source, errorEvent());
+    if (fireError) fire(source, errorEvent());
+  };
+
+  /** Ends the guard's stream: it releases what it holds (delivered), then `errorHeld`. */
+  const endStream = (state: SourceState, errorHeld: boolean): void => {
+    state.phase = 'closing';
+    state.errorHeld = errorHeld;
+    state.pump?.close();
   };
 
   const startGuard = (
     source: EventSource,
     state: SourceState,
+    adapter: WireRecogniser,
     probe: WireProbe,
     origin: string,
   ): void => {
-    const adapter = detectAdapter(probe);
-    if (!adapter) {
-      stats.unrecognised++;
-      state.phase = 'native';
-      return;
-    }
     state.phase = 'guarded';
     state.lastIdIn = '';
     stats.wireGuarded++;
-    let lastIdOut = '';
-    let pump: GuardedTextPump | undefined;
-    const isFlushing = () => pump !== undefined && flushing.has(pump);
-    const parser = createParser({
-      onEvent: (message: EventSourceMessage) => {
-        if (message.id !== undefined) lastIdOut = message.id;
-        // The page closed the stream: the browser would deliver nothing more. (Not while
-        // flushing at a dropped connection: those events came before the error.)
-        if (readyStateOf(source) === CLOSED && !isFlushing()) return;
-        fire(
-          source,
-          new MessageEvent(message.event ?? 'message', {
-            __proto__: null,
-            data: message.data,
-            lastEventId: lastIdOut,
-            origin,
-          } as MessageEventInit),
-        );
-      },
+    const events = sseEvents((type, data, lastEventId) => {
+      // After the page closed the EventSource the browser delivers nothing; a stream that
+      // ended (closing) still delivers what the guard held, which came before its end.
+      const live = state.phase === 'guarded' && readyStateOf(source) !== CLOSED;
+      if (!live && state.phase !== 'closing') return;
+      const init = { __proto__: null, data, lastEventId, origin } as MessageEventInit;
+      fire(source, new MessageEvent(type, init));
     });
+    let pump: GuardedTextPump | undefined;
     try {
       pump = new GuardedTextPump(createWireGuard(adapter, probe), {
-        text: (chunk) => {
-          if (state.phase !== 'failed') parser.feed(chunk);
-        },
+        text: (chunk) => events.feed(chunk),
         end: () => {
-          parser.reset({ consume: true });
-          // The held-back error event follows the last events of the dropped stream.
-          if (isFlushing()) fire(source, errorEvent());
-          // Ended by the guard itself (a block), not by a reconnection: drop the rest.
-          if (state.pump === pump && state.phase === 'guarded') state.phase = 'finished';
+          if (state.pump !== pump) return;
+          const closing = state.phase === 'closing';
+          // Ended by the guard itself (a block) or at the stream's end: nothing more.
+          if (closing || state.phase === 'guarded') state.phase = 'finished';
+          if (closing && state.errorHeld) fire(source, errorEvent());
         },
         fail: () => {
-          if (isFlushing()) {
-            stats.guardFailures++;
-            fire(source, errorEvent());
-          }
           if (state.pump === pump) failClosed(source, state);
         },
       });
@@ -214,6 +220,7 @@ export function installEventSourceHook(
     state.pump = pump;
   };
 
+  /** A stream event, native: decide while undecided; while guarded, feed the guard. */
   const onStreamEvent = (source: EventSource, state: SourceState, event: Event): void => {
     if (synthetic.has(event) || !(event instanceof MessageEvent) || state.phase === 'native') {
       return;
@@ -224,15 +231,23 @@ export function installEventSourceHook(
       const data = `${read('data')}`;
       const lastEventId = read('lastEventId');
       if (state.phase === 'undecided') {
-        // The decision runs with the built-ins of document_start (intrinsics.ts).
+        state.head += sseTextOf(type, data, lastEventId, state.lastIdIn);
+        state.lastIdIn = lastEventId;
+        // The decision runs with the built-ins of document_start (intrinsics.ts), on the
+        // events so far: a first `{"status":"connected"}` does not decide it.
         pristine(() => {
-          const head = sseTextOf(type, data, lastEventId, '');
+          const head = state.head.slice(0, HEAD_BYTES);
           const probe = { url: state.url, method: 'GET', contentType: 'text/event-stream', head };
-          startGuard(source, state, probe, read('origin'));
+          const adapter = detectAdapter(probe);
+          if (adapter !== undefined) startGuard(source, state, adapter, probe, read('origin'));
+          else if (state.head.length >= HEAD_BYTES) {
+            stats.unrecognised++;
+            state.phase = 'native';
+          }
         });
+        // Not (yet) recognised: this event is the browser's own.
+        if (phaseOf(state) !== 'guarded') return;
       }
-      // Not recognised: this event and every later one are the browser's own.
-      if (phaseOf(state) === 'native') return;
       call(stopImmediate, event);
       if (state.phase !== 'guarded') return;
       state.pump?.write(sseTextOf(type, data, lastEventId, state.lastIdIn));
@@ -245,24 +260,33 @@ export function installEventSourceHook(
   };
 
   /**
-   * A dropped connection (the browser reconnects, or gives up): the guard's stream ends
-   * here. The guard may still hold the last events (a rule could still match until the
-   * text ends), so the error event is held back and fired after them: a page that closes
-   * the EventSource in `onerror` still gets the whole answer first.
+   * A dropped connection. The browser gave up (CLOSED): the stream ends here; the guard
+   * releases what it held, and only then does the page get the error event. The browser
+   * reconnects (CONNECTING): one guard per EventSource, so the guard goes on with the
+   * next connection's events and what it holds is carried over: a secret cut at the drop
+   * is decided whole, never released in two halves. The page is told of the drop at once;
+   * if its `onerror` closes the EventSource, the stream ends there as above, and the
+   * page still gets what the guard held (it came before the error).
    */
-  const onError = (state: SourceState, event: Event): void => {
-    if (synthetic.has(event) || state.phase !== 'guarded' || !state.pump) return;
+  const onError = (source: EventSource, state: SourceState, event: Event): void => {
+    if (synthetic.has(event) || state.phase !== 'guarded') return;
     call(stopImmediate, event);
-    const pump = state.pump;
-    flushing.add(pump);
-    state.pump = undefined;
-    state.phase = 'undecided';
-    pump.close();
+    if (readyStateOf(source) === CLOSED) {
+      endStream(state, true);
+      return;
+    }
+    state.inError = true;
+    try {
+      fire(source, errorEvent());
+    } finally {
+      state.inError = false;
+    }
+    if (state.phase === 'guarded' && readyStateOf(source) === CLOSED) endStream(state, false);
   };
 
   const intercept = (source: EventSource, state: SourceState, type: string): void => {
-    if (CONTROL_EVENTS.has(type) || state.intercepted.has(type)) return;
-    state.intercepted.add(type);
+    if (type === 'open' || type === 'error' || state.intercepted[type]) return;
+    state.intercepted[type] = true;
     call(nativeAdd, source, type, (event: Event) => onStreamEvent(source, state, event), true);
   };
 
@@ -270,15 +294,32 @@ export function installEventSourceHook(
     const state: SourceState = {
       url: urlGetter ? call<string>(urlGetter, source) : '',
       phase: 'undecided',
-      intercepted: new Set(),
+      intercepted: create(null) as Record<string, true>,
       pump: undefined,
       lastIdIn: '',
+      head: '',
+      inError: false,
+      errorHeld: false,
     };
     states.set(source, state);
     intercept(source, state, 'message');
-    call(nativeAdd, source, 'error', (event: Event) => onError(state, event), true);
+    call(nativeAdd, source, 'error', (event: Event) => onError(source, state, event), true);
   });
   INSTALLED.add(target.EventSource);
+
+  // The page closes the EventSource: the browser delivers nothing more, so the guard's
+  // stream is dropped (what it held is never shown). Closed from `onerror`, see onError.
+  replaceMethod(sourceProto, 'close', realm, (native) => {
+    return {
+      close(this: EventSource): void {
+        call(native, this);
+        const state = states.get(this);
+        if (state === undefined || state.phase !== 'guarded' || state.inError) return;
+        state.phase = 'finished';
+        state.pump?.cancel();
+      },
+    }.close as never;
+  });
 
   replaceMethod(eventTargetProto, 'addEventListener', realm, (native) => {
     return {

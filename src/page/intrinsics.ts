@@ -41,6 +41,7 @@ export const NativeTypeError = TypeError;
 export const NativeUrl = URL;
 export const NativePromise = Promise;
 export const NativeDomException = DOMException;
+export const NativeBlob = Blob;
 const NativeWeakMap = WeakMap;
 const NativeWeakSet = WeakSet;
 
@@ -81,6 +82,7 @@ export const NativeRequest = Request;
 export const Decoder = members(TextDecoder.prototype, ['decode']);
 export const Encoder = members(TextEncoder.prototype, ['encode', 'encodeInto']);
 export const UrlOf = members(URL.prototype, ['href', 'origin', 'pathname']);
+export const BlobOf = members(Blob.prototype, ['arrayBuffer', 'type']);
 
 const WeakMapOf = members(NativeWeakMap.prototype, ['get', 'set', 'has']);
 

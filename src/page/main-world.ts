@@ -91,7 +91,7 @@ startHandshake(
 installFetchHook(window, hookOptions);
 installXhrHook(window, hookOptions);
 // Issue 5: XHR sends (DeepSeek, Gemini web) leave only as their guarded copy too.
-installXhrOutgoingHook(window, outgoingHook);
+installXhrOutgoingHook(window, outgoingHook, hookOptions.reportFailure);
 installEventSourceHook(window, hookOptions);
 installWebSocketHook(window, hookOptions);
 markGuardOn();

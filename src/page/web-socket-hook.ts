@@ -1,32 +1,51 @@
 /**
- * The `WebSocket` hook of the MAIN world: incoming text messages of a socket a socket
- * format recognises are guarded before the page's `onmessage` / `message` listeners see
- * them. Open WebUI streams its answers as Socket.IO events on a WebSocket
- * (WIRE-FORMATS.md §6.1; `OpenWebUiSocketGuard`). ChatGPT's WebSocket hand-off (§1.7,
- * `encoded_item` SSE strings) has no adapter yet, so those sockets pass untouched.
+ * The `WebSocket` hook of the MAIN world: incoming messages of a socket a socket format
+ * recognises are guarded before the page's `onmessage` / `message` listeners see them.
+ * Open WebUI streams its answers as Socket.IO events on a WebSocket (WIRE-FORMATS.md
+ * §6.1; `OpenWebUiSocketGuard`). ChatGPT's WebSocket hand-off (§1.7, `encoded_item` SSE
+ * strings) has no adapter yet, so those sockets pass untouched.
  *
- * Design: the page keeps the native WebSocket (send, close, binaryType, protocols are
- * the browser's). The constructor registers the hook's capturing `message` and `close`
+ * Design: the page keeps the native WebSocket (send, close, protocols are the
+ * browser's). The constructor registers the hook's capturing `message` and `close`
  * listeners before page code can register any, so they run first. Until a socket is
- * recognised, each text message is offered to `createSocketGuard` (its URL, and the
- * message as the head: a Socket.IO handshake precedes the first chat event) and passes
- * through untouched, at native speed. Once recognised, every text message is stopped
- * (`stopImmediatePropagation`) and handed to the guard (which runs in the ISOLATED
- * world: remote-guard.ts); its output (the same messages, in order, with only their
- * text changed; none while text is held) reaches the page through the socket's sink as
- * new `MessageEvent`s. On `close` the guard releases what it held, then the page gets
- * the close event. Binary messages pass untouched (no socket format carries answer text
- * in binary frames); they are not reordered behind held text messages.
+ * recognised, each message is offered to `createSocketGuard` (its URL, and the message
+ * as the head: a Socket.IO handshake precedes the first chat event) and passes through
+ * untouched. Once recognised, every message is stopped (`stopImmediatePropagation`) and
+ * handed to the guard (which runs in the ISOLATED world: remote-guard.ts); its output
+ * (the same messages, in order, with only their text changed; none while text is held)
+ * reaches the page through the socket's sink as new `MessageEvent`s. On `close` the
+ * guard releases what it held, then the page gets the close event.
  *
- * Failures: an exception while deciding leaves the message and socket native; a guard
- * that fails fails closed: the socket is closed and no later message reaches the page.
+ * Issue 18 §3, binary frames: a binary message whose bytes are UTF-8 text (a Socket.IO
+ * packet sent as a binary frame) is decided and guarded as that text, and reaches the
+ * page as binary again, in the page's `binaryType`. To read every binary message at
+ * once, the native socket always receives ArrayBuffers; `binaryType` is kept per socket
+ * for the page (its getter and setter are patched, the native setter still validates),
+ * and a binary message the page wants as a Blob is handed over as a new Blob of the same
+ * bytes. Binary messages that are not UTF-8 (attachments, images) carry no answer text:
+ * they pass as they are, not reordered behind held messages.
+ *
+ * Failures: an exception in the hook's own steps, or a guard that fails, fails closed:
+ * the socket is closed and no later message reaches the page.
  *
  * No extension APIs here: this code runs in the page's own world.
  */
 
 import { newFetchHookStats } from './fetch-hook.ts';
-import { call, getOwnPropertyDescriptor, MessageOf, pristine, weakSet } from './intrinsics.ts';
-import { replaceConstructor } from './native-patch.ts';
+import {
+  call,
+  decodeText,
+  Encoder,
+  getOwnPropertyDescriptor,
+  MessageOf,
+  NativeBlob,
+  NativeTextDecoder,
+  NativeTextEncoder,
+  pristine,
+  weakMap,
+  weakSet,
+} from './intrinsics.ts';
+import { replaceAccessor, replaceConstructor } from './native-patch.ts';
 import type { PageHookOptions, SocketMessageGuard } from './page-hook-options.ts';
 import type { SocketSink } from './remote-guard.ts';
 
@@ -58,9 +77,18 @@ interface SocketState {
   origin: string;
   /** The close event's details, kept while the guard releases its last messages. */
   close: { code: number; reason: string; wasClean: boolean } | undefined;
+  /** The `binaryType` the page set (the native one is always `arraybuffer`). */
+  binaryType: string;
+  /** For each message handed to the guard, in order: was it binary? */
+  kinds: boolean[];
+  /** The next entry of `kinds` to deliver. */
+  delivered: number;
 }
 
 const INSTALLED = weakSet<object>();
+/** UTF-8 that refuses what is not: a binary message is text only when it decodes. */
+const STRICT = { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions;
+const encoder = new NativeTextEncoder();
 
 /** The phase, re-read after a call that may have moved it on. */
 const phaseOf = (state: SocketState): Phase => state.phase;
@@ -83,16 +111,32 @@ export function installWebSocketHook(
   const nativeClose = socketProto.close;
   const urlGetter = getOwnPropertyDescriptor(socketProto, 'url')?.get;
   const synthetic = weakSet<Event>();
+  const states = weakMap<object, SocketState>();
+  const strict = new NativeTextDecoder('utf-8', STRICT);
 
   const fire = (socket: WebSocket, event: Event): void => {
     synthetic.add(event);
     call(dispatch, socket, event);
   };
 
-  const deliver = (socket: WebSocket, messages: string[], origin: string): void => {
+  const message = (socket: WebSocket, state: SocketState, data: unknown): void => {
+    const init = { __proto__: null, data, origin: state.origin } as MessageEventInit;
+    fire(socket, new MessageEvent('message', init));
+  };
+
+  /** Binary data as the page asked for it (`binaryType`). */
+  const asBinary = (state: SocketState, buffer: ArrayBuffer): unknown =>
+    state.binaryType === 'blob' ? new NativeBlob([buffer]) : buffer;
+
+  const deliver = (socket: WebSocket, state: SocketState, messages: string[]): void => {
     for (let i = 0; i < messages.length; i++) {
-      const init = { __proto__: null, data: messages[i], origin } as MessageEventInit;
-      fire(socket, new MessageEvent('message', init));
+      // The guard hands back its messages in order: each in the kind it came in as (a
+      // block's own ending takes the kind of the message before it).
+      const binary = state.kinds[state.delivered] ?? state.kinds[state.delivered - 1];
+      if (state.delivered < state.kinds.length) state.delivered++;
+      const text = messages[i]!;
+      const bytes = () => call<Uint8Array<ArrayBuffer>>(Encoder.encode, encoder, text).buffer;
+      message(socket, state, binary ? asBinary(state, bytes()) : text);
     }
   };
 
@@ -122,7 +166,7 @@ export function installWebSocketHook(
   const sinkFor = (socket: WebSocket, state: SocketState): SocketSink => ({
     deliver: (messages) => {
       if (state.phase === 'guarded' || state.phase === 'closing') {
-        deliver(socket, messages, state.origin);
+        deliver(socket, state, messages);
       }
     },
     done: () => {
@@ -140,20 +184,41 @@ export function installWebSocketHook(
       return;
     }
     let data: unknown;
+    let text: string | undefined;
     try {
       data = call<unknown>(MessageOf.data, event);
-      if (typeof data !== 'string') return;
-      if (state.phase === 'undecided') {
-        const probe = { url: state.url, method: 'GET', contentType: '', head: data };
+      const binary = typeof data !== 'string';
+      if (binary) {
+        try {
+          text = decodeText(strict, data as ArrayBuffer);
+        } catch {
+          // Not UTF-8: binary data, no answer text.
+        }
+      } else {
+        text = data as string;
+      }
+      if (text !== undefined && state.phase === 'undecided') {
+        const probe = { url: state.url, method: 'GET', contentType: '', head: text };
         // The decision runs with the built-ins of document_start (intrinsics.ts).
         const guard = pristine(() => createSocketGuard(probe, sinkFor(socket, state)));
-        if (guard === undefined) return;
-        state.guard = guard;
-        state.origin = call<string>(MessageOf.origin, event);
-        // A guard that failed at once (no channel) has already closed the socket.
-        if (phaseOf(state) === 'undecided') state.phase = 'guarded';
-        stats.wireGuarded++;
+        if (guard !== undefined) {
+          state.guard = guard;
+          state.origin = call<string>(MessageOf.origin, event);
+          // A guard that failed at once (no channel) has already closed the socket.
+          if (phaseOf(state) === 'undecided') state.phase = 'guarded';
+          stats.wireGuarded++;
+        }
       }
+      if (phaseOf(state) !== 'guarded' || text === undefined) {
+        // The browser's own message; a binary one in the page's type.
+        if (binary && state.binaryType === 'blob') {
+          call(stopImmediate, event);
+          state.origin ||= call<string>(MessageOf.origin, event);
+          message(socket, state, asBinary(state, data as ArrayBuffer));
+        }
+        return;
+      }
+      state.kinds[state.kinds.length] = binary;
     } catch {
       // The decision threw: fail closed.
       call(stopImmediate, event);
@@ -162,7 +227,7 @@ export function installWebSocketHook(
     }
     call(stopImmediate, event);
     try {
-      state.guard?.push(data);
+      state.guard?.push(text);
     } catch {
       failClosed(socket, state, 'guard');
     }
@@ -183,6 +248,26 @@ export function installWebSocketHook(
     }
   };
 
+  // The page's binaryType, per socket; the native one stays `arraybuffer` (see above).
+  const binaryType = replaceAccessor(
+    socketProto,
+    'binaryType',
+    target,
+    (n) =>
+      function (this: unknown) {
+        return states.get(this as object)?.binaryType ?? call(n.get, this);
+      },
+    (n) =>
+      function (this: unknown, value: unknown) {
+        call(n.set!, this, value);
+        const state = states.get(this as object);
+        if (state === undefined) return;
+        // The native setter validated it (an unknown value leaves the type as it was).
+        state.binaryType = call<string>(n.get, this);
+        call(n.set!, this, 'arraybuffer');
+      },
+  );
+
   replaceConstructor<typeof WebSocket>(target, 'WebSocket', target, (socket) => {
     const state: SocketState = {
       url: urlGetter ? call<string>(urlGetter, socket) : '',
@@ -190,7 +275,12 @@ export function installWebSocketHook(
       guard: undefined,
       origin: '',
       close: undefined,
+      binaryType: call<string>(binaryType.get, socket),
+      kinds: [],
+      delivered: 0,
     };
+    call(binaryType.set!, socket, 'arraybuffer');
+    states.set(socket, state);
     const listen = (type: string, handle: (event: Event) => void) =>
       call(addListener, socket, type, handle, true);
     listen('message', (event) => onMessage(socket, state, event));

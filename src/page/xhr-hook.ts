@@ -34,12 +34,26 @@
  * that cannot be built or fails mid-stream fails closed: the network request is aborted,
  * the page sees status 0, empty text and `readystatechange` (4), `error`, `loadend`, like
  * a network error. A block ends the page's view with the provider's ending and aborts the
- * network request. An exception in the decision logic passes the response through natively.
+ * network request. An exception in the hook's own steps fails closed the same way, and is
+ * reported (`reportFailure`: the person sees the failure notice).
  *
- * Not guarded (native): synchronous requests, and responseType `arraybuffer`, `blob`,
- * `document` (no adapter reads those; every chat site reads text). `json` is guarded: the
- * native request runs as `text` and the hook parses the (guarded) text at the end, as the
- * browser would (null until DONE, null when it is not JSON).
+ * Every reading path (issue 18 §3):
+ * - responseType '' and `text`: progressive, as above.
+ * - `json`: the native request runs as `text` and the hook parses the (guarded) text at
+ *   the end, as the browser would (null until DONE, null when it is not JSON).
+ * - `arraybuffer` and `blob` (the whatwg-fetch polyfill reads every answer as a Blob; axios
+ *   when asked): the page can read nothing before DONE, so a candidate's body (claimed by
+ *   its URL, or of a content type an adapter could want) is decided whole at DONE (a Blob
+ *   read asynchronously), its DONE events held meanwhile; a chat answer is guarded as text
+ *   and handed over as an ArrayBuffer or a Blob (of the native Blob's type) of the guarded
+ *   bytes; anything else gets its held events back and the browser's own object.
+ * - `document`: HTML or XML, never a chat answer: native.
+ * - Synchronous requests: the page reads the answer as soon as `send()` returns, before
+ *   the guard (ISOLATED world, asynchronous) could answer. So a synchronous request whose
+ *   answer is recognised is refused: `send()` throws a NetworkError, the page sees
+ *   status 0 and no text, no event fires, and the person sees the failure notice. (A
+ *   synchronous chat *request* is refused before it leaves, by xhr-outgoing-hook.ts.)
+ *   Any other synchronous request is the browser's own.
  *
  * No extension APIs here: this code runs in the page's own world.
  */
@@ -49,13 +63,19 @@ import { newFetchHookStats, type FetchHookOptions } from './fetch-hook.ts';
 import { GuardedTextPump } from './guarded-text-pump.ts';
 import {
   assign,
+  BlobOf,
   call,
   create,
+  decodeText,
   Encoder,
   eventType,
   getOwnPropertyDescriptor,
   jsonParse,
+  KEEP_BOM,
+  NativeBlob,
   NativeDomException,
+  NativePromise,
+  NativeTextDecoder,
   NativeTextEncoder,
   NativeTypeError,
   NativeUrl,
@@ -106,11 +126,16 @@ const WATCHED_EVENTS = [
  * - idle: not yet decided (before HEADERS_RECEIVED);
  * - native: the browser's own behaviour, untouched;
  * - peeking: head not yet decisive, body events held;
+ * - awaiting: responseType `arraybuffer` or `blob`, a candidate: the browser's own until
+ *   DONE (the page cannot read the body before);
+ * - reading: such a body is complete and being decided, its DONE events held;
  * - guarded: the guard's text is what the page sees;
  * - finished: the guard released everything (end or block), the page saw DONE;
- * - failed: the guard failed, the page saw a network error.
+ * - failed: the guard failed (or a synchronous chat request was refused), the page saw a
+ *   network error.
  */
-type Phase = 'idle' | 'native' | 'peeking' | 'guarded' | 'finished' | 'failed';
+type Phase =
+  'idle' | 'native' | 'peeking' | 'awaiting' | 'reading' | 'guarded' | 'finished' | 'failed';
 
 interface HeadSnapshot {
   status: number;
@@ -129,6 +154,14 @@ interface XhrState {
   broken: boolean;
   /** The page set responseType `json`; the native request runs as `text`. */
   wantsJson: boolean;
+  /** responseType `arraybuffer` or `blob`, when such a body is guarded (else ''). */
+  binary: string;
+  /** The native Blob's type, for the guarded Blob. */
+  blobType: string;
+  /** The guarded ArrayBuffer or Blob, once made (the browser returns the same object). */
+  typed: { value: unknown } | undefined;
+  /** A synchronous chat request was refused: `send()` throws a NetworkError. */
+  refused: boolean;
   phase: Phase;
   /** readyState the page sees while the phase shadows the native one. */
   readyState: number;
@@ -155,6 +188,10 @@ function newState(): XhrState {
     async: true,
     broken: false,
     wantsJson: false,
+    binary: '',
+    blobType: '',
+    typed: undefined,
+    refused: false,
     phase: 'idle',
     readyState: 0,
     consumed: 0,
@@ -172,6 +209,9 @@ function resetState(state: XhrState): void {
   state.pump?.cancel();
   assign(state, {
     broken: false,
+    binary: '',
+    typed: undefined,
+    refused: false,
     phase: 'idle',
     readyState: 0,
     consumed: 0,
@@ -249,6 +289,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
   const nativeResponseText = getterOf('responseText');
   const nativeResponseType = getterOf('responseType');
   const nativeResponseUrl = getterOf('responseURL');
+  const nativeResponse = getterOf('response');
   const nativeGetHeader = proto.getResponseHeader;
   const nativeGetAllHeaders = proto.getAllResponseHeaders;
   const nativeAbort = proto.abort;
@@ -279,7 +320,10 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
 
   /** True when the page sees the hook's values rather than the native ones. */
   const shadows = (state: XhrState | undefined): state is XhrState =>
-    state !== undefined && state.phase !== 'idle' && state.phase !== 'native';
+    state !== undefined &&
+    state.phase !== 'idle' &&
+    state.phase !== 'native' &&
+    state.phase !== 'awaiting';
   /** True when headers and status come from the snapshot (less content-length). */
   const rewritesHead = (state: XhrState | undefined): state is XhrState =>
     state !== undefined &&
@@ -335,6 +379,11 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     state.pump?.cancel();
     abortQuietly(xhr);
     state.readyState = DONE;
+    // A synchronous request fires no event on a network error: `send()` throws.
+    if (!state.async) {
+      state.refused = true;
+      return;
+    }
     fire(xhr, plainEvent('readystatechange'));
     fire(xhr, progress('error', 0));
     fire(xhr, progress('loadend', 0));
@@ -405,28 +454,113 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     return (head: string): WireProbe => ({ url, method: state.method, contentType, head });
   };
 
-  /** At HEADERS_RECEIVED (or the first later event): guard, peek, or leave native. */
+  /**
+   * At HEADERS_RECEIVED (or the first later event; DONE for a synchronous request): guard,
+   * peek, wait for a binary body, refuse, or leave native.
+   */
   const decideAtHeaders = (xhr: XMLHttpRequest, state: XhrState): void => {
     if (state.broken) throw new NativeTypeError('request facts');
     const type = call<string>(nativeResponseType, xhr);
-    if (!state.async || (type !== '' && type !== 'text')) {
+    const text = type === '' || type === 'text';
+    const probeWith = probeFor(xhr, state);
+    if (!state.async) {
+      // The whole answer is here, and the page reads it as soon as `send()` returns: a
+      // guard in the ISOLATED world cannot answer in time. A chat answer is refused (the
+      // page sees a network error, the person a notice); anything else is the browser's.
+      const head = text ? call<string>(nativeResponseText, xhr).slice(0, HEAD_BYTES) : '';
+      if (detectAdapter(probeWith(head)) === undefined) {
+        state.phase = 'native';
+        return;
+      }
+      reportFailure?.('xhr', 'synchronous');
+      failClosed(xhr, state);
+      return;
+    }
+    const bare = probeWith('');
+    const adapter = detectAdapter(bare);
+    const binary = type === 'arraybuffer' || type === 'blob';
+    if (!text && !binary) {
+      // `document`: HTML or XML, never a chat answer.
       state.phase = 'native';
       return;
     }
-    const probeWith = probeFor(xhr, state);
-    const bare = probeWith('');
-    const adapter = detectAdapter(bare);
-    if (adapter) {
+    if (adapter && text) {
       startGuard(xhr, state, adapter, bare);
       return;
     }
-    if (!isCandidateContentType(bare.contentType)) {
+    if (!adapter && !isCandidateContentType(bare.contentType)) {
       state.phase = 'native';
       return;
     }
-    state.phase = 'peeking';
+    state.phase = binary ? 'awaiting' : 'peeking';
+    state.binary = binary ? type : '';
     state.snapshot = takeSnapshot(xhr);
     state.readyState = HEADERS_RECEIVED;
+  };
+
+  /**
+   * responseType `arraybuffer` or `blob`: the page reads nothing before DONE, so the body
+   * is decided whole then. Until DONE the browser's own events pass; at DONE they are
+   * held while the body is read (a Blob asynchronously) and decided; a chat answer is
+   * then guarded as text and handed over in the page's type.
+   */
+  const awaitBody = (xhr: XMLHttpRequest, state: XhrState, event: Event): boolean => {
+    if (call<number>(nativeReadyState, xhr) !== DONE) return false;
+    if (call<number>(nativeStatus, xhr) === 0) {
+      goNative(xhr, state);
+      return false;
+    }
+    state.phase = 'reading';
+    state.readyState = LOADING;
+    state.snapshot = takeSnapshot(xhr);
+    state.held[state.held.length] = event;
+    const body = call<ArrayBuffer | Blob>(nativeResponse, xhr);
+    const blob = state.binary === 'blob';
+    if (blob) state.blobType = call<string>(BlobOf.type, body);
+    const bytes = blob
+      ? call<Promise<ArrayBuffer>>(BlobOf.arrayBuffer, body)
+      : NativePromise.resolve(body as ArrayBuffer);
+    bytes
+      .then((buffer) => {
+        // Re-opened or aborted meanwhile: that request is over.
+        if (state.phase !== 'reading') return;
+        if (call<number>(nativeReadyState, xhr) !== DONE) {
+          resetState(state);
+          state.phase = 'native';
+          return;
+        }
+        pristine(() => {
+          const text = decodeText(new NativeTextDecoder('utf-8', KEEP_BOM), buffer);
+          const probe = probeFor(xhr, state)(text.slice(0, HEAD_BYTES));
+          const adapter = detectAdapter(probe);
+          if (adapter === undefined) {
+            stats.unrecognised++;
+            goNative(xhr, state);
+            return;
+          }
+          const binary = state.binary;
+          startGuard(xhr, state, adapter, probe);
+          state.binary = binary;
+          state.pump?.write(text);
+          state.pump?.close();
+        });
+      })
+      .catch(() => failClosed(xhr, state, true));
+    return true;
+  };
+
+  /** The guarded body in the page's binary type (made once: the same object every time). */
+  const typedResponse = (state: XhrState): unknown => {
+    if (state.phase !== 'finished' || state.readyState !== DONE) return null;
+    if (state.typed === undefined) {
+      const bytes = call<Uint8Array<ArrayBuffer>>(Encoder.encode, encoder, state.text);
+      const value =
+        state.binary === 'blob'
+          ? new NativeBlob([bytes], { __proto__: null, type: state.blobType } as BlobPropertyBag)
+          : bytes.buffer;
+      state.typed = { value };
+    }
+    return state.typed.value;
   };
 
   /** A body event while peeking: returns true when the event must be stopped. */
@@ -481,6 +615,8 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     if (state.phase === 'idle') {
       decideAtHeaders(xhr, state);
       // (re-read: decideAtHeaders moved the phase on)
+      if (phaseOf(state) === 'failed') return true;
+      if (phaseOf(state) === 'awaiting') return awaitBody(xhr, state, event);
       if (type === 'readystatechange') return false;
       if (phaseOf(state) === 'guarded') return onGuardedEvent(xhr, state, event);
     }
@@ -507,8 +643,16 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
           // The decision runs with the built-ins of document_start (intrinsics.ts).
           stop = pristine(() => decide(xhr, state, event, type));
           break;
+        case 'awaiting':
+          stop = pristine(() => awaitBody(xhr, state, event));
+          break;
+        case 'reading':
+          state.held[state.held.length] = event;
+          stop = true;
+          break;
         case 'guarded':
-          stop = onGuardedEvent(xhr, state, event);
+          // A binary body was read whole: the browser's later events are not the page's.
+          stop = state.binary !== '' || onGuardedEvent(xhr, state, event);
           break;
         case 'finished':
         case 'failed':
@@ -557,6 +701,22 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     }.open as never;
   });
 
+  replaceMethod(proto, 'send', realm, (nativeSend) => {
+    return {
+      send(this: XMLHttpRequest, ...args: unknown[]): void {
+        call(nativeSend, this, ...args);
+        const state = states.get(this);
+        if (!state?.refused) return;
+        // A synchronous chat request, refused (decideAtHeaders): a network error.
+        state.refused = false;
+        throw new NativeDomException(
+          "Failed to execute 'send' on 'XMLHttpRequest': Chat Stream Guard refused a synchronous chat request.",
+          'NetworkError',
+        );
+      },
+    }.send as never;
+  });
+
   replaceAccessor(
     proto,
     'readyState',
@@ -569,6 +729,8 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
   );
 
   const responseTextOf = (self: unknown, state: XhrState | undefined): unknown => {
+    // A binary responseType: the browser's InvalidStateError.
+    if (state?.binary) return call(nativeResponseText, self as object);
     if (state?.wantsJson) {
       throw new NativeDomException(
         "The value is only accessible if the object's 'responseType' is '' or 'text' (was 'json').",
@@ -613,6 +775,7 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
           return state.json.value;
         }
         if (!shadows(state)) return call(n.get, this);
+        if (state.binary) return typedResponse(state);
         return responseTextOf(this, state);
       },
   );

@@ -9,7 +9,8 @@
  * Refused (blocked, cancelled, guard failed): the native request is never sent; the
  * instance is reset (`abort()` before send fires nothing) and the page gets `error`
  * then `loadend`, as for a network error. Synchronous requests cannot wait for the
- * person: a recognised one fails closed with a NetworkError at once.
+ * person: a recognised one fails closed with a NetworkError at once, and the person is
+ * told (`reportFailure`, issue 18 §3).
  *
  * No extension APIs here.
  */
@@ -31,7 +32,11 @@ interface OpenedRequest {
   headers: [string, string][];
 }
 
-export function installXhrOutgoingHook(target: XhrOutgoingTarget, hook: OutgoingHook): void {
+export function installXhrOutgoingHook(
+  target: XhrOutgoingTarget,
+  hook: OutgoingHook,
+  reportFailure?: (hook: string, reason: string) => void,
+): void {
   const proto = target.XMLHttpRequest.prototype;
   const opened = new WeakMap<XMLHttpRequest, OpenedRequest>();
   const nativeAbort = proto.abort;
@@ -87,6 +92,7 @@ export function installXhrOutgoingHook(target: XhrOutgoingTarget, hook: Outgoing
         }
         if (request?.async === false) {
           prepared.catch(() => undefined);
+          reportFailure?.('xhr', 'synchronous-send');
           throw new target.DOMException('Failed to execute send', 'NetworkError');
         }
         prepared

@@ -10,9 +10,70 @@ import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockChat, type MockChat } from '../mock-chat/server.ts';
 import { fakeGithubToken, scriptedAnswer } from '../mock-chat/scripted-answers.ts';
-import { launchChromium, launchFirefox, type ExtensionBrowser } from './launch.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  launchChromium,
+  launchFirefox,
+  openExtensionPage,
+  POPUP_PATH,
+  ROOT,
+  tabIdOf,
+  type ExtensionBrowser,
+} from './launch.ts';
 
-type Transport = 'xhr' | 'event-source' | 'web-socket';
+/** The failure notice as the person reads it (the extension's own `_locales`). */
+const FAILED_NOTICE = (
+  JSON.parse(readFileSync(join(ROOT, '_locales', 'en', 'messages.json'), 'utf8')) as Record<
+    string,
+    { message: string }
+  >
+).notice_failed!.message;
+
+/** The notices shown in a tab, read from the extension (closed shadow root). */
+async function noticesIn(target: ExtensionBrowser, url: string): Promise<string[]> {
+  const extensionPage = await openExtensionPage(target, POPUP_PATH, 'body');
+  try {
+    const tabId = await tabIdOf(extensionPage, url);
+    return await extensionPage.evaluate(async (id: number) => {
+      const [result] = await chrome.scripting.executeScript({
+        target: { tabId: id },
+        func: () => {
+          const host = document.querySelector('chat-stream-guard-notices');
+          if (host === null) return [];
+          const dom = (
+            globalThis as unknown as {
+              chrome?: { dom?: { openOrClosedShadowRoot?(e: Element): ShadowRoot | null } };
+            }
+          ).chrome?.dom;
+          const root =
+            dom?.openOrClosedShadowRoot?.(host) ??
+            (host as Element & { openOrClosedShadowRoot: ShadowRoot | null })
+              .openOrClosedShadowRoot;
+          return Array.from(
+            root?.querySelectorAll('.notice .text') ?? [],
+            (n) => n.textContent ?? '',
+          );
+        },
+      });
+      return (result?.result as string[] | undefined) ?? [];
+    }, tabId);
+  } finally {
+    await extensionPage.close();
+  }
+}
+
+type Transport =
+  | 'xhr'
+  | 'xhr-arraybuffer'
+  | 'xhr-blob'
+  | 'xhr-json'
+  | 'xhr-sync'
+  | 'xhr-sync-get'
+  | 'event-source'
+  | 'event-source-drop'
+  | 'web-socket'
+  | 'web-socket-binary';
 
 interface Asked {
   /** What the page returned as the answer's text. */
@@ -120,14 +181,80 @@ describe.each([
     },
   );
 
-  it.each(['xhr', 'event-source', 'web-socket'] as const)(
-    'delivers a harmless answer through %s unchanged',
+  // Issue 18 §3: every reading path.
+  it.each([
+    'xhr-arraybuffer',
+    'xhr-blob',
+    'xhr-json',
+    'event-source-drop',
+    'web-socket-binary',
+  ] as const)('redacts a secret read through %s', async (kind) => {
+    const answer = await ask(page, kind, 'show me the secret');
+    expect(answer.done).toBe('true');
+    expect(answer.rendered).toContain('[redacted:github-pat]');
+    expect(answer.rendered).toContain('Remember to rotate it');
+    for (const view of answer.views) {
+      for (let at = 0; at + 8 <= token.length; at++) {
+        expect(view).not.toContain(token.slice(at, at + 8));
+      }
+    }
+    if (kind.startsWith('xhr-')) expect(answer.length).toBe('null');
+  });
+
+  it('the EventSource answer really dropped mid-secret and reconnected', async () => {
+    await ask(page, 'event-source-drop', 'show me the secret');
+    const errors = await page.$$eval(
+      '.answer',
+      (nodes) => (nodes.at(-1) as HTMLElement).dataset.errors,
+    );
+    expect(Number(errors)).toBeGreaterThanOrEqual(1);
+  });
+
+  // The guard runs in the ISOLATED world and cannot answer before a synchronous `send()`
+  // returns: a chat request is refused before it leaves (the send hook), a chat answer
+  // when it arrives; the page sees a NetworkError, the person a notice.
+  it.each(['xhr-sync', 'xhr-sync-get'] as const)(
+    'refuses a synchronous chat request (%s) with a notice: a network error, nothing read',
     async (kind) => {
-      const prompt = 'hello “friend”, 数据 ✓ 😀';
-      const answer = await ask(page, kind, prompt);
-      expect(answer.text).toBe(scriptedAnswer(prompt).text);
+      const fresh = await target.browser.newPage();
+      try {
+        const url = `${chat.url}/hooks?${kind}`;
+        await fresh.goto(url, { waitUntil: 'load' });
+        const answer = await ask(fresh, kind, 'show me the secret');
+        expect(JSON.parse(answer.text)).toEqual({ error: 'NetworkError', status: 0, text: '' });
+        await expect
+          .poll(() => noticesIn(target, url), { timeout: 10_000 })
+          .toContain(FAILED_NOTICE);
+      } finally {
+        await fresh.close();
+      }
     },
   );
+
+  it('leaves a synchronous request that is no chat answer alone', async () => {
+    const status = await page.evaluate(() => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('GET', '/api/status', false);
+      xhr.send();
+      return xhr.responseText;
+    });
+    expect(JSON.parse(status)).toMatchObject({ service: 'mock-chat', ok: true });
+  });
+
+  it.each([
+    'xhr',
+    'xhr-arraybuffer',
+    'xhr-blob',
+    'xhr-json',
+    'event-source',
+    'event-source-drop',
+    'web-socket',
+    'web-socket-binary',
+  ] as const)('delivers a harmless answer through %s unchanged', async (kind) => {
+    const prompt = 'hello “friend”, 数据 ✓ 😀';
+    const answer = await ask(page, kind, prompt);
+    expect(answer.text).toBe(scriptedAnswer(prompt).text);
+  });
 
   /** In a fresh tab: page code breaks built-ins after the hooks are in, then asks. */
   async function askAfter(

@@ -7,8 +7,13 @@
  *   events), and renders each answer as it streams (page-hooks.html).
  * - `GET /hooks/sse?prompt=…`: the scripted answer as OpenAI Chat Completions SSE, for
  *   EventSource (which only sends GET). The XHR page posts to `/v1/chat/completions`.
+ * - `GET /hooks/sse-drop?prompt=…` (issue 18 §3): the same events with ids, and the
+ *   connection dropped right after the event that carries the first half of the
+ *   answer's secret; the browser reconnects with `Last-Event-ID` (after `retry: 50`),
+ *   and the events after that id follow.
  * - WebSocket upgrade on `/ws/socket.io/?prompt=…`: the answer as Open WebUI socket
- *   messages (socket-answers.ts), one text frame each, then a normal close.
+ *   messages (socket-answers.ts), one text frame each, then a normal close; with
+ *   `&binary=1` the chat events (after the text handshake) come as binary frames.
  *
  * Node 20 has no WebSocket server: the handshake (RFC 6455 §4.2.2) and the server's
  * unmasked text and close frames (§5.2) are written here; what the client sends is read
@@ -23,7 +28,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { byteChunks, scriptedAnswer } from './scripted-answers.ts';
+import { byteChunks, fakeGithubToken, scriptedAnswer } from './scripted-answers.ts';
 import { openWebUiSocketMessages } from './socket-answers.ts';
 import { openAiChatSse } from './wire-answers.ts';
 
@@ -67,6 +72,58 @@ async function streamSse(res: ServerResponse, prompt: string, delayMs: number): 
   res.end();
 }
 
+/** The answer's SSE events, each with its id (`id: <index>`). */
+function sseEventsWithIds(prompt: string): string[] {
+  return openAiChatSse(scriptedAnswer(prompt))
+    .split('\n\n')
+    .filter((event) => event !== '')
+    .map((event, i) => `id: ${i}\n${event}\n\n`);
+}
+
+/** The index of the event after which the connection drops: inside the secret. */
+function dropAfter(events: string[]): number {
+  const token = fakeGithubToken();
+  let text = '';
+  for (let i = 0; i < events.length; i++) {
+    const data = /^data: (.*)$/m.exec(events[i]!)?.[1] ?? '';
+    if (data.startsWith('{')) {
+      const chunk = JSON.parse(data) as { choices: { delta: { content?: string } }[] };
+      text += chunk.choices[0]?.delta.content ?? '';
+    }
+    if (text.includes(token.slice(0, 8)) && !text.includes(token)) return i;
+  }
+  return Math.floor(events.length / 2);
+}
+
+/** SSE that drops mid-secret on the first connection and resumes after `Last-Event-ID`. */
+async function streamSseWithDrop(
+  req: IncomingMessage,
+  res: ServerResponse,
+  prompt: string,
+  delayMs: number,
+): Promise<void> {
+  const events = sseEventsWithIds(prompt);
+  const last = req.headers['last-event-id'];
+  const from = typeof last === 'string' ? Number(last) + 1 : 0;
+  const cut = dropAfter(events);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+  });
+  if (from === 0) res.write('retry: 50\n\n');
+  for (let i = from; i < events.length; i++) {
+    if (res.destroyed) return;
+    res.write(events[i]);
+    await sleep(delayMs);
+    if (from === 0 && i === cut) {
+      // A dropped connection, mid-answer: the browser reconnects.
+      res.destroy();
+      return;
+    }
+  }
+  res.end();
+}
+
 /** One unmasked server frame (FIN set). */
 function frame(opcode: number, payload: Buffer): Buffer {
   const length = payload.length;
@@ -87,10 +144,17 @@ function frame(opcode: number, payload: Buffer): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-async function streamSocket(socket: Duplex, prompt: string, delayMs: number): Promise<void> {
-  for (const message of openWebUiSocketMessages(scriptedAnswer(prompt))) {
+async function streamSocket(
+  socket: Duplex,
+  prompt: string,
+  delayMs: number,
+  binary: boolean,
+): Promise<void> {
+  const messages = openWebUiSocketMessages(scriptedAnswer(prompt));
+  for (let i = 0; i < messages.length; i++) {
     if (socket.destroyed) return;
-    socket.write(frame(0x1, Buffer.from(message, 'utf8')));
+    // The Engine.IO and Socket.IO handshakes (the first two) stay text frames.
+    socket.write(frame(binary && i >= 2 ? 0x2 : 0x1, Buffer.from(messages[i]!, 'utf8')));
     await sleep(delayMs);
   }
   if (socket.destroyed) return;
@@ -111,6 +175,10 @@ export function createPageHookRoutes(options: { chunkDelayMs: number }): PageHoo
       }
       if (url.pathname === '/hooks/sse') {
         streamSse(res, promptOf(url), delay).catch(() => res.destroy());
+        return true;
+      }
+      if (url.pathname === '/hooks/sse-drop') {
+        streamSseWithDrop(req, res, promptOf(url), delay).catch(() => res.destroy());
         return true;
       }
       return false;
@@ -134,7 +202,8 @@ export function createPageHookRoutes(options: { chunkDelayMs: number }): PageHoo
         'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\n' +
           `sec-websocket-accept: ${accept}\r\n\r\n`,
       );
-      streamSocket(socket, promptOf(url), delay).catch(() => socket.destroy());
+      const binary = url.searchParams.get('binary') === '1';
+      streamSocket(socket, promptOf(url), delay, binary).catch(() => socket.destroy());
     },
     close() {
       for (const socket of sockets) socket.destroy();

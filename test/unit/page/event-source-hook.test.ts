@@ -47,6 +47,15 @@ function eventsOf(sse: string): EventSourceMessage[] {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
+/** The answer text OpenAI chat events carry (their content deltas). */
+function contentOf(datas: string[]): string {
+  return datas
+    .filter((data) => data !== '[DONE]')
+    .map((data) => JSON.parse(data) as { choices: { delta: { content?: string } }[] })
+    .map((chunk) => chunk.choices[0]?.delta.content ?? '')
+    .join('');
+}
+
 interface Received {
   type: string;
   data: string;
@@ -114,7 +123,7 @@ describe('installEventSourceHook', () => {
     expect(all).not.toContain(token.slice(4, 14));
   });
 
-  it('leaves an unrecognised stream untouched and synchronous', () => {
+  it('leaves an unrecognised stream untouched and synchronous; native for good after 1 KB', () => {
     const { EventSource, stats } = hookedRealm();
     const source = new EventSource('/ticks');
     const received: string[] = [];
@@ -124,7 +133,102 @@ describe('installEventSourceHook', () => {
     expect(received).toEqual([`{"note":"${token}"}`]);
     source.emit('tick', 'a');
     expect(received).toEqual([`{"note":"${token}"}`, 'a']);
+    expect(stats).toMatchObject({ unrecognised: 0, wireGuarded: 0 });
+    for (let i = 0; i < 60; i++) source.emit('tick', `tick number ${i}`);
+    expect(received).toHaveLength(62);
     expect(stats).toMatchObject({ unrecognised: 1, wireGuarded: 0 });
+  });
+
+  it('guards from the first recognisable event: a {"status":"connected"} first does not decide', async () => {
+    const { EventSource, stats } = hookedRealm();
+    const source = new EventSource('/api/stream');
+    const seen: string[] = [];
+    source.onmessage = (event) => seen.push((event as MessageEvent<string>).data);
+    source.emit('message', '{"status":"connected"}');
+    expect(seen).toEqual(['{"status":"connected"}']);
+    for (const event of eventsOf(openAiChatSse(scriptedAnswer('secret')))) {
+      source.emit('message', event.data);
+    }
+    source.giveUp();
+    await vi.waitFor(() => expect(seen.at(-1)).toBe('[DONE]'));
+    const text = contentOf(seen.slice(1));
+    expect(text).toContain('[redacted:github-pat]');
+    expect(text).not.toContain(token.slice(4, 14));
+    expect(stats).toMatchObject({ wireGuarded: 1 });
+  });
+
+  describe('one guard per EventSource, across reconnections (issue 18 §3)', () => {
+    /** The secret's events, cut after the event that carries the token's first half. */
+    function cutInsideSecret() {
+      const events = eventsOf(openAiChatSse(scriptedAnswer('secret')));
+      let text = '';
+      for (let i = 0; i < events.length; i++) {
+        text += contentOf([events[i]!.data]);
+        const at = text.indexOf(token.slice(0, 4));
+        if (at >= 0 && !text.includes(token)) {
+          return { before: events.slice(0, i + 1), after: events.slice(i + 1) };
+        }
+      }
+      throw new Error('the token is in one event');
+    }
+
+    it('a secret cut at a drop is redacted whole, the held tail carried over', async () => {
+      const { EventSource, stats } = hookedRealm();
+      const source = new EventSource('/v1/chat/completions');
+      const seen: string[] = [];
+      source.onmessage = (event) => seen.push((event as MessageEvent<string>).data);
+      source.onerror = () => seen.push('<error>');
+      const { before, after } = cutInsideSecret();
+      before.forEach((event, i) => source.emit('message', event.data, `m${i}`));
+      await settle();
+      source.drop();
+      // The page hears of the drop at once; the browser reconnects (Last-Event-ID).
+      expect(seen.at(-1)).toBe('<error>');
+      after.forEach((event, i) => source.emit('message', event.data, `m${before.length + i}`));
+      source.giveUp();
+      await vi.waitFor(() => expect(seen.filter((s) => s === '<error>')).toHaveLength(2));
+      expect(seen.at(-1)).toBe('<error>');
+      const text = contentOf(seen.filter((s) => s !== '<error>'));
+      expect(text).toContain('[redacted:github-pat]');
+      for (let at = 0; at + 8 <= token.length; at++) {
+        expect(text).not.toContain(token.slice(at, at + 8));
+      }
+      expect(stats).toMatchObject({ wireGuarded: 1, guardFailures: 0 });
+    });
+
+    it('the page closing in onerror still gets what the guard held, after the error', async () => {
+      const { EventSource } = hookedRealm();
+      const source = new EventSource('/v1/chat/completions');
+      const seen: string[] = [];
+      source.onmessage = (event) => seen.push((event as MessageEvent<string>).data);
+      source.onerror = () => {
+        seen.push('<error>');
+        source.close();
+      };
+      const events = eventsOf(openAiChatSse(scriptedAnswer('hello')));
+      // Without [DONE], the last words may still be held when the connection drops.
+      for (const event of events.slice(0, -1)) source.emit('message', event.data);
+      await settle();
+      source.drop();
+      await settle();
+      expect(seen).toContain('<error>');
+      expect(source.readyState).toBe(2);
+      expect(contentOf(seen.filter((s) => s !== '<error>'))).toBe(scriptedAnswer('hello').text);
+    });
+
+    it('the browser giving up ends the stream: the held events first, then the error', async () => {
+      const { EventSource } = hookedRealm();
+      const source = new EventSource('/v1/chat/completions');
+      const seen: string[] = [];
+      source.onmessage = (event) => seen.push((event as MessageEvent<string>).data);
+      source.onerror = () => seen.push('<error>');
+      const events = eventsOf(openAiChatSse(scriptedAnswer('hello')));
+      for (const event of events.slice(0, -1)) source.emit('message', event.data);
+      source.giveUp();
+      await vi.waitFor(() => expect(seen.at(-1)).toBe('<error>'));
+      expect(seen.filter((s) => s === '<error>')).toHaveLength(1);
+      expect(contentOf(seen.slice(0, -1))).toBe(scriptedAnswer('hello').text);
+    });
   });
 
   it('fails closed when the guard fails: closed, an error event, nothing after', async () => {

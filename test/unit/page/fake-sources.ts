@@ -3,7 +3,7 @@
  * are accessors on the prototype, `on*` handler properties register a listener when first
  * set, and each call of the factory gives a fresh class (and a fresh EventTarget base, so
  * a hook patching `EventTarget.prototype` touches only that realm). The test drives the
- * network side (`emit`, `drop`, `closeFromServer`).
+ * network side (`emit`, `drop`, `giveUp`, `closeFromServer`).
  */
 
 export class FakeCloseEvent extends Event {
@@ -94,6 +94,13 @@ export function createFakeEventSourceRealm() {
       this._state = 0;
       this.dispatchEvent(new Event('error'));
     }
+
+    /** The connection failed for good (a fatal error): the browser gives up. */
+    giveUp(): void {
+      if (this._state === 2) return;
+      this._state = 2;
+      this.dispatchEvent(new Event('error'));
+    }
   }
   defineGetters(FakeEventSource.prototype, {
     url: (self: FakeEventSource) => self._url,
@@ -108,10 +115,12 @@ export function createFakeEventSourceRealm() {
     static readonly CLOSED = 3;
     declare readonly url: string;
     declare readonly readyState: number;
+    declare binaryType: BinaryType;
     declare onmessage: Handler;
     declare onclose: Handler;
     _url: string;
     _state = 1;
+    _binaryType: BinaryType = 'blob';
     sent: unknown[] = [];
     closedWith: number | undefined;
 
@@ -134,6 +143,12 @@ export function createFakeEventSourceRealm() {
       this.dispatchEvent(new MessageEvent('message', { data, origin: 'ws://127.0.0.1:8080' }));
     }
 
+    /** The server sent one binary message: an ArrayBuffer or a Blob, as `binaryType` says. */
+    emitBinary(bytes: Uint8Array): void {
+      const copy = bytes.slice().buffer;
+      this.emit(this._binaryType === 'blob' ? new Blob([copy]) : copy);
+    }
+
     closeFromServer(code = 1000, reason = ''): void {
       this._state = 3;
       this.dispatchEvent(new FakeCloseEvent('close', { code, reason, wasClean: true }));
@@ -142,6 +157,17 @@ export function createFakeEventSourceRealm() {
   defineGetters(FakeWebSocket.prototype, {
     url: (self: FakeWebSocket) => self._url,
     readyState: (self: FakeWebSocket) => self._state,
+  });
+  Object.defineProperty(FakeWebSocket.prototype, 'binaryType', {
+    get(this: FakeWebSocket) {
+      return this._binaryType;
+    },
+    // As WebIDL enums: an unknown value is ignored.
+    set(this: FakeWebSocket, value: BinaryType) {
+      if (value === 'blob' || value === 'arraybuffer') this._binaryType = value;
+    },
+    enumerable: true,
+    configurable: true,
   });
   defineHandlers(FakeWebSocket.prototype, ['message', 'close', 'open', 'error']);
 

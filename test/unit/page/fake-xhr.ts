@@ -4,7 +4,9 @@
  * `on*` handler properties register a listener when first set (so they run after
  * listeners added before), events fire in the order of the XHR standard ("process
  * response body chunk", "handle response end-of-body", "request error steps", `abort()`).
- * The test drives the network side with `respond`, `receive`, `finish` and `failNetwork`.
+ * The test drives the network side with `respond`, `receive`, `finish` and `failNetwork`;
+ * a synchronous request is answered inside `send()` with what `answerSynchronously` set.
+ * Binary response types (`arraybuffer`, `blob`) give the UTF-8 bytes of the text at DONE.
  */
 
 export class FakeProgressEvent extends Event {
@@ -70,6 +72,9 @@ export function createFakeXhrClass() {
     opened: { method: string; url: string; async: boolean } | undefined;
     /** True once the request was aborted (by the page or the hook). */
     aborted = false;
+    #sync: { status: number; headers: Record<string, string>; text: string } | undefined;
+    /** The binary `response` once made (the browser returns the same object). */
+    #typed: unknown;
 
     constructor() {
       super();
@@ -86,8 +91,33 @@ export function createFakeXhrClass() {
 
     send(): void {
       if (this.#state !== 1) throw new DOMException('not opened', 'InvalidStateError');
+      if (this.opened?.async === false) {
+        // Synchronous (XHR "send" step 12): no loadstart, no progress, no state 2 or 3 events.
+        const answer = this.#sync;
+        if (answer === undefined) throw new DOMException('no answer', 'NetworkError');
+        this.#net = {
+          status: answer.status,
+          statusText: answer.status === 200 ? 'OK' : 'Other',
+          headers: Object.entries(answer.headers),
+          url: '',
+          text: answer.text,
+          error: false,
+        };
+        this.#typed = undefined;
+        this.#state = 4;
+        this.dispatchEvent(new Event('readystatechange'));
+        const loaded = answer.text.length;
+        this.dispatchEvent(new FakeProgressEvent('load', { loaded }));
+        this.dispatchEvent(new FakeProgressEvent('loadend', { loaded }));
+        return;
+      }
       this.#sendFlag = true;
       this.dispatchEvent(new FakeProgressEvent('loadstart'));
+    }
+
+    /** What the server answers a synchronous request (call before `send()`). */
+    answerSynchronously(status: number, headers: Record<string, string>, text: string): void {
+      this.#sync = { status, headers, text };
     }
 
     abort(): void {
@@ -117,6 +147,7 @@ export function createFakeXhrClass() {
     // --- the network side, driven by the test -------------------------------------------
 
     respond(status: number, headers: Record<string, string>, url = ''): void {
+      this.#typed = undefined;
       this.#net.status = status;
       this.#net.statusText = status === 200 ? 'OK' : 'Other';
       this.#net.headers = Object.entries(headers);
@@ -208,15 +239,22 @@ export function createFakeXhrClass() {
             if (this.#type === '' || this.#type === 'text') {
               return this.#state === 3 || this.#state === 4 ? this.#net.text : '';
             }
+            if (this.#state !== 4 || this.#net.error) return null;
             if (this.#type === 'json') {
-              if (this.#state !== 4 || this.#net.error) return null;
               try {
                 return JSON.parse(this.#net.text) as unknown;
               } catch {
                 return null;
               }
             }
-            return null;
+            if (this.#typed === undefined) {
+              const bytes = new TextEncoder().encode(this.#net.text);
+              const type = this.getResponseHeader('content-type') ?? '';
+              if (this.#type === 'arraybuffer') this.#typed = bytes.buffer;
+              else if (this.#type === 'blob') this.#typed = new Blob([bytes], { type });
+              else return null;
+            }
+            return this.#typed;
           },
         },
       };

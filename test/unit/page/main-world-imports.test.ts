@@ -36,7 +36,11 @@ describe('main-world import graph', () => {
     expect(graph).toContain('src/page/fetch-hook.ts');
     expect(graph).toContain('src/page/remote-guard.ts');
     expect(graph).toContain('src/core/wire/wire-recognisers.ts');
-    expect(graph).toContain('eventsource-parser');
+    expect(graph).toContain('src/page/sse-events.ts');
+  });
+
+  it('reaches no package: what it needs is small and its own (issue 4: its size)', () => {
+    expect(graph.filter((m) => !m.startsWith('src/'))).toEqual([]);
   });
 
   it('reaches no engine: no guard, regex, rules, adapter or outgoing code', () => {

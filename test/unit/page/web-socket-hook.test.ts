@@ -132,17 +132,80 @@ describe('installWebSocketHook', () => {
     expect(seen.viaProperty).toEqual(messages);
   });
 
-  it('leaves other sockets and binary messages untouched', () => {
+  it('leaves other sockets and binary messages untouched (in the page’s binaryType)', async () => {
     const { WebSocket, stats } = hookedRealm();
     const socket = new WebSocket('ws://127.0.0.1:8080/feed');
     const seen = listen(socket);
-    const binary = new Uint8Array([1, 2, 3]).buffer;
     socket.emit(`{"note":"${token}"}`);
-    socket.emit(binary);
-    expect(seen.viaProperty).toEqual([`{"note":"${token}"}`, binary]);
+    socket.emitBinary(new Uint8Array([1, 2, 3]));
+    // binaryType "blob", the default: a Blob of the same bytes.
+    const blob = seen.viaProperty[1] as Blob;
+    expect(blob).toBeInstanceOf(Blob);
+    expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([1, 2, 3]);
+    socket.binaryType = 'arraybuffer';
+    socket.emitBinary(new Uint8Array([4, 5]));
+    expect([...new Uint8Array(seen.viaProperty[2] as ArrayBuffer)]).toEqual([4, 5]);
+    expect(seen.viaProperty[0]).toBe(`{"note":"${token}"}`);
+    expect(seen.viaListener).toEqual(seen.viaProperty);
     socket.closeFromServer(1001);
     expect(seen.closes).toEqual([1001]);
     expect(stats.wireGuarded).toBe(0);
+  });
+
+  it('keeps binaryType per socket for the page; the native one reads ArrayBuffers', () => {
+    const { WebSocket } = hookedRealm();
+    const socket = new WebSocket('ws://127.0.0.1:8080/feed');
+    expect(socket.binaryType).toBe('blob');
+    socket.binaryType = 'arraybuffer';
+    expect(socket.binaryType).toBe('arraybuffer');
+    socket.binaryType = 'nonsense' as BinaryType;
+    expect(socket.binaryType).toBe('arraybuffer');
+    socket.binaryType = 'blob';
+    expect(socket.binaryType).toBe('blob');
+    expect((socket as unknown as { _binaryType: string })._binaryType).toBe('arraybuffer');
+  });
+
+  it.each(['blob', 'arraybuffer'] as const)(
+    'guards Open WebUI events sent as binary frames, handed over as %s',
+    async (binaryType) => {
+      const { WebSocket, stats } = hookedRealm();
+      const socket = new WebSocket('ws://127.0.0.1:8080/ws/socket.io/?EIO=4');
+      socket.binaryType = binaryType;
+      const seen = listen(socket);
+      const messages = openWebUiSocketMessages(scriptedAnswer('secret'));
+      // The Engine.IO handshake as text, the chat events as binary frames.
+      socket.emit(messages[0]);
+      socket.emit(messages[1]);
+      for (const message of messages.slice(2)) socket.emitBinary(new TextEncoder().encode(message));
+      socket.closeFromServer(1000);
+      const got: string[] = [];
+      for (const data of seen.viaProperty) {
+        if (typeof data === 'string') got.push(data);
+        else if (data instanceof Blob) got.push(await data.text());
+        else got.push(new TextDecoder().decode(data as ArrayBuffer));
+      }
+      expect(got.slice(0, 2)).toEqual(messages.slice(0, 2));
+      const kinds = seen.viaProperty.slice(2).map((d) => (d instanceof Blob ? 'blob' : typeof d));
+      expect(new Set(kinds)).toEqual(new Set([binaryType === 'blob' ? 'blob' : 'object']));
+      expect(got.join('\n')).not.toContain(token.slice(4, 14));
+      expect(textOfSocketMessages(got)).toContain('[redacted:github-pat]');
+      expect(got.length).toBe(messages.length);
+      expect(seen.closes).toEqual([1000]);
+      expect(stats.wireGuarded).toBe(1);
+    },
+  );
+
+  it('recognises a socket by a chat event in a binary frame', async () => {
+    const { WebSocket, stats } = hookedRealm();
+    const socket = new WebSocket('ws://127.0.0.1:8080/events');
+    const seen = listen(socket);
+    const messages = openWebUiSocketMessages(scriptedAnswer('secret')).slice(2);
+    for (const message of messages) socket.emitBinary(new TextEncoder().encode(message));
+    socket.closeFromServer(1000);
+    const got = await Promise.all(seen.viaProperty.map((d) => (d as Blob).text()));
+    expect(textOfSocketMessages(got)).toContain('[redacted:github-pat]');
+    expect(got.join('\n')).not.toContain(token.slice(4, 14));
+    expect(stats.wireGuarded).toBe(1);
   });
 
   it('fails closed when the guard throws: the socket closes, nothing more arrives', () => {

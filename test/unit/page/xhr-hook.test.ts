@@ -390,22 +390,131 @@ describe('installXhrHook: everything else is native', () => {
     expect(stats.decisionErrors).toBe(1);
     expect(reports).toEqual([['xhr', 'decision']]);
   });
+});
 
-  it('leaves synchronous requests and binary response types alone', async () => {
+/** A request read as `type`; what the page's listeners saw, in order. */
+function typedRequest(Xhr: FakeXhrClass, type: XMLHttpRequestResponseType, url: string) {
+  const xhr = new Xhr();
+  const seen: string[] = [];
+  const responses: unknown[] = [];
+  for (const event of ['readystatechange', 'progress', 'load', 'loadend', 'error']) {
+    xhr.addEventListener(event, () => {
+      seen.push(`${event}:${xhr.readyState}`);
+      responses.push(xhr.response);
+    });
+  }
+  xhr.open('POST', url);
+  xhr.responseType = type;
+  xhr.send();
+  return { xhr, seen, responses };
+}
+
+describe('installXhrHook: every reading path (issue 18 §3)', () => {
+  beforeAll(() => {
+    getCorePack();
+  }, 60_000);
+
+  it.each(['arraybuffer', 'blob'] as const)(
+    'guards responseType %s: nothing before DONE, then the guarded bytes',
+    async (type) => {
+      const { Xhr, stats } = hookedRealm();
+      const { xhr, seen, responses } = typedRequest(Xhr, type, '/v1/chat/completions');
+      xhr.respond(200, { ...SSE_HEADERS, 'content-length': '999' });
+      for (const part of cut(secretSse(), [0.3, 0.6])) xhr.receive(part);
+      xhr.finish();
+      // A progress event after DONE (Chromium throttles them): the body was read whole.
+      await Promise.resolve();
+      xhr.dispatchEvent(new FakeProgressEvent('progress', { loaded: 1 }));
+      await vi.waitFor(() => expect(seen.at(-1)).toBe('loadend:4'));
+      const response = xhr.response as ArrayBuffer | Blob;
+      const text =
+        type === 'blob'
+          ? await (response as Blob).text()
+          : new TextDecoder().decode(response as ArrayBuffer);
+      expect(text).toContain('[redacted:github-pat]');
+      expect(text).not.toContain(token.slice(4, 14));
+      expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+      if (type === 'blob') {
+        expect(response).toBeInstanceOf(Blob);
+        expect((response as Blob).type).toBe(SSE_HEADERS['content-type']);
+      } else {
+        expect(response).toBeInstanceOf(ArrayBuffer);
+      }
+      // The same object every time, as the browser's; nothing readable before DONE (the
+      // first view is at open(), before the page set the type).
+      expect(xhr.response).toBe(response);
+      expect(responses.slice(1, -3).every((r) => r === null)).toBe(true);
+      expect(seen.slice(-3)).toEqual(['readystatechange:4', 'load:4', 'loadend:4']);
+      expect(() => xhr.responseText).toThrow();
+      expect(xhr.getResponseHeader('content-length')).toBeNull();
+      expect(stats).toMatchObject({ wireGuarded: 1, unrecognised: 0 });
+    },
+  );
+
+  it('leaves an unrecognised arraybuffer answer the browser’s own: same bytes, same events', async () => {
     const { Xhr, stats } = hookedRealm();
-    const sync = new Xhr();
-    sync.open('POST', '/v1/chat/completions', false);
-    sync.send();
-    sync.respond(200, SSE_HEADERS);
-    sync.receive(secretSse());
-    sync.finish();
-    expect(sync.responseText).toBe(secretSse());
-    const binary = new Xhr();
-    binary.open('POST', '/v1/chat/completions');
-    binary.responseType = 'arraybuffer';
-    binary.send();
-    await stream(binary, [secretSse()]);
-    expect(stats.wireGuarded).toBe(0);
+    const { xhr, seen } = typedRequest(Xhr, 'arraybuffer', '/api/status');
+    const json = '{"service":"status","ok":true}';
+    xhr.respond(200, { 'content-type': 'application/json', 'content-length': '30' });
+    xhr.receive(json);
+    xhr.finish();
+    await vi.waitFor(() => expect(seen.at(-1)).toBe('loadend:4'));
+    expect(new TextDecoder().decode(xhr.response as ArrayBuffer)).toBe(json);
+    expect(xhr.getResponseHeader('content-length')).toBe('30');
+    expect(seen.slice(-3)).toEqual(['readystatechange:4', 'load:4', 'loadend:4']);
+    expect(stats).toMatchObject({ wireGuarded: 0, unrecognised: 1 });
+  });
+
+  it('leaves responseType document and binary answers of other types alone, at once', () => {
+    const { Xhr, stats, probes } = hookedRealm();
+    const { xhr } = typedRequest(Xhr, 'document', '/v1/chat/completions');
+    xhr.respond(200, SSE_HEADERS);
+    const image = typedRequest(Xhr, 'blob', '/logo.png').xhr;
+    image.respond(200, { 'content-type': 'image/png' });
+    image.receive('PNG');
+    image.finish();
+    expect(image.readyState).toBe(4);
+    expect(image.response).toBeInstanceOf(Blob);
+    expect(stats).toMatchObject({ wireGuarded: 0, unrecognised: 0 });
+    // Each decided at its headers, on the bare probe: no peek, nothing held.
+    expect(probes.map((p) => p.head)).toEqual(['', '']);
+  });
+
+  it('refuses a synchronous chat request with a notice: a network error, nothing of the answer', () => {
+    const reports: string[][] = [];
+    const { Xhr } = hookedRealm({ reportFailure: (hook, reason) => reports.push([hook, reason]) });
+    const xhr = new Xhr();
+    const seen: string[] = [];
+    for (const type of ['readystatechange', 'load', 'loadend', 'error']) {
+      xhr.addEventListener(type, () => seen.push(`${type}:${xhr.readyState}`));
+    }
+    xhr.open('POST', '/v1/chat/completions', false);
+    xhr.answerSynchronously(200, SSE_HEADERS, secretSse());
+    let thrown: unknown;
+    try {
+      xhr.send();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(DOMException);
+    expect((thrown as DOMException).name).toBe('NetworkError');
+    expect(xhr.readyState).toBe(4);
+    expect(xhr.status).toBe(0);
+    expect(xhr.responseText).toBe('');
+    expect(xhr.getAllResponseHeaders()).toBe('');
+    expect(seen).toEqual(['readystatechange:1']);
+    expect(reports).toEqual([['xhr', 'synchronous']]);
+  });
+
+  it('leaves a synchronous request that is no chat answer to the browser', () => {
+    const { Xhr, stats } = hookedRealm();
+    const xhr = new Xhr();
+    xhr.open('GET', '/api/status', false);
+    xhr.answerSynchronously(200, { 'content-type': 'application/json' }, '{"ok":true}');
+    xhr.send();
+    expect(xhr.status).toBe(200);
+    expect(xhr.responseText).toBe('{"ok":true}');
+    expect(stats.decisionErrors + stats.guardFailures).toBe(0);
   });
 });
 

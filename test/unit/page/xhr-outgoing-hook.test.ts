@@ -95,12 +95,14 @@ describe('installXhrOutgoingHook', () => {
     expect(events).toEqual(['error', 'loadend']);
   });
 
-  it('fails a synchronous recognised send closed', () => {
+  it('fails a synchronous recognised send closed, and says so', () => {
     const { realm, sends, FakeXhr } = fakeRealm();
-    installXhrOutgoingHook(realm, hook());
+    const reports: string[] = [];
+    installXhrOutgoingHook(realm, hook(), (hook, reason) => reports.push(`${hook}:${reason}`));
     const xhr = new FakeXhr() as unknown as XMLHttpRequest;
     xhr.open('POST', '/v1/chat/completions', false);
     expect(() => xhr.send(chatBody('hi'))).toThrow(DOMException);
     expect(sends).toEqual([]);
+    expect(reports).toEqual(['xhr:synchronous-send']);
   });
 });
