@@ -8,6 +8,7 @@
 
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READING_PATHS } from '../../src/page/reading-paths.ts';
 import { startMockChat, type MockChat } from '../mock-chat/server.ts';
 import { fakeGithubToken, scriptedAnswer } from '../mock-chat/scripted-answers.ts';
 import { readFileSync } from 'node:fs';
@@ -319,6 +320,76 @@ describe.each([
     const text = openAiText(answer.text);
     expect(text).toContain('[redacted:github-pat]');
     expect(text).not.toContain(token.slice(4, 14));
+  });
+
+  // Issue 18 §5: the hooks' list of reading paths (each tested in
+  // test/unit/page/reading-paths.test.ts) names every way this browser offers.
+  it('lists every way this browser offers to read an answer', async () => {
+    const offered = await page.evaluate(() => {
+      const methods = (proto: object) =>
+        Object.getOwnPropertyNames(proto).filter((name) => {
+          const descriptor = Object.getOwnPropertyDescriptor(proto, name)!;
+          return typeof descriptor.value === 'function' && name !== 'constructor';
+        });
+      const accepted = (set: (value: string) => string, values: string[]) =>
+        values.filter((value) => set(value) === value);
+      const candidates = ['', 'text', 'json', 'arraybuffer', 'blob', 'document', 'stream'];
+      return {
+        response: methods(Response.prototype),
+        stream: methods(ReadableStream.prototype).filter((name) => name !== 'cancel'),
+        asyncIterable: Symbol.asyncIterator in ReadableStream.prototype,
+        responseTypes: accepted((value) => {
+          const xhr = new XMLHttpRequest();
+          xhr.open('GET', '/api/status');
+          xhr.responseType = value as XMLHttpRequestResponseType;
+          return xhr.responseType;
+        }, candidates),
+        binaryTypes: accepted(
+          (value) => {
+            const socket = new WebSocket(`ws://${location.host}/nowhere`);
+            socket.binaryType = value as BinaryType;
+            const read = socket.binaryType;
+            socket.close();
+            return read;
+          },
+          ['blob', 'arraybuffer', 'text'],
+        ),
+      };
+    });
+    const listed = Object.keys(READING_PATHS).join('\n');
+    for (const name of offered.response) expect(listed).toContain(`fetch: ${name}()`);
+    for (const name of offered.stream) expect(listed).toContain(`fetch: body.${name}(`);
+    if (offered.asyncIterable) expect(listed).toContain('fetch: for await (… of body)');
+    expect(offered.responseTypes).toEqual(expect.arrayContaining(['', 'text', 'json']));
+    for (const type of offered.responseTypes)
+      expect(listed).toContain(`xhr: responseType "${type}"`);
+    expect(offered.binaryTypes).toEqual(['blob', 'arraybuffer']);
+    for (const type of offered.binaryTypes) expect(listed).toContain(`binaryType "${type}"`);
+  });
+
+  it('a guarded answer read with Response.textStream(), where the browser has it', async () => {
+    const read = await page.evaluate(async () => {
+      const response = await fetch('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          stream: true,
+          messages: [{ role: 'user', content: 'show me the secret' }],
+        }),
+      });
+      const withText = response as Response & { textStream?(): ReadableStream<string> };
+      if (withText.textStream === undefined) return null;
+      const reader = withText.textStream().getReader();
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return text;
+        text += value;
+      }
+    });
+    if (read === null) return;
+    expect(openAiText(read)).toContain('[redacted:github-pat]');
+    expect(openAiText(read)).not.toContain(token.slice(4, 14));
   });
 
   it('an AbortSignal abort of a guarded fetch stops the upstream', async () => {
