@@ -108,18 +108,6 @@ export class IntervalList {
     return p;
   }
 
-  /** Number of hidden units in [from, to). */
-  countIn(from: number, to: number): number {
-    let n = 0;
-    for (let i = this.indexAfter(from); i < this.ranges.length; i += 2) {
-      const a = this.ranges[i] as number;
-      const b = this.ranges[i + 1] as number;
-      if (a >= to) break;
-      n += Math.min(b, to) - Math.max(a, from);
-    }
-    return n;
-  }
-
   /** Forgets ranges that end at or before `at`. */
   trimBefore(at: number): void {
     let k = 0;

@@ -54,31 +54,10 @@ const escape = (u: number): string => `\\u${u.toString(16).padStart(4, '0')}`;
 const SPECIAL_SOURCE = `[&<${HIDDEN_RANGES.map(([a, b]) => (a === b ? escape(a) : `${escape(a)}-${escape(b)}`)).join('')}]`;
 const SPECIAL = new RegExp(SPECIAL_SOURCE);
 
-/**
- * Default-ignorable code points (Unicode DerivedCoreProperties) of the BMP that
- * render as nothing, plus `*` and the backtick. Plane 14 (tags, variation
- * selectors supplement) is handled by its high surrogates.
- */
-export function isHiddenUnit(u: number): boolean {
-  if (u < 0xad) return u === 0x2a || u === 0x60;
-  return (
-    u === 0xad ||
-    u === 0x34f ||
-    u === 0x61c ||
-    u === 0x115f ||
-    u === 0x1160 ||
-    u === 0x17b4 ||
-    u === 0x17b5 ||
-    (u >= 0x180b && u <= 0x180f) ||
-    (u >= 0x200b && u <= 0x200f) ||
-    (u >= 0x202a && u <= 0x202e) ||
-    (u >= 0x2060 && u <= 0x206f) ||
-    u === 0x3164 ||
-    (u >= 0xfe00 && u <= 0xfe0f) ||
-    u === 0xfeff ||
-    u === 0xffa0 ||
-    (u >= 0xfff0 && u <= 0xfff8)
-  );
+/** Whether a person never sees the unit `u` (HIDDEN_RANGES; a low half is judged with its high). */
+function isHidden(u: number): boolean {
+  for (const [lo, hi] of HIDDEN_RANGES) if (u >= lo && u <= hi) return true;
+  return false;
 }
 
 /** High surrogates of U+E0000–U+E0FFF (tags, variation selectors supplement): all ignorable. */
@@ -291,7 +270,7 @@ export class RenderedView {
 
   /** Marks the view unit `u` at `at` hidden when a person never sees it. */
   private hideIfUnseen(u: number, at: number): void {
-    if (isHiddenUnit(u) || isHiddenHigh(u) || (isLow(u) && this.hiddenHighBefore)) {
+    if (isHidden(u) || (isLow(u) && this.hiddenHighBefore)) {
       this.hidden.add(at, at + 1);
     }
     this.hiddenHighBefore = isHiddenHigh(u);

@@ -344,6 +344,7 @@ export class StreamGuard {
     let hold: number;
     try {
       hold = final ? Infinity : this.holdFrom();
+      this.hold = hold;
     } catch (error) {
       // The hold reads the rules a partial keyword may begin, so it can meet a malformed
       // rule of a loaded pack first (load-compiled-pack.ts): as in a scan, fail closed.
@@ -404,15 +405,17 @@ export class StreamGuard {
     this.emitPos = to;
     const continues = cluster.members
       .filter((m) => this.runsToEnd(m, cluster.end))
-      .map((m) => [continuationOf(m.rule), SEEN_KINDS.has(m.rule.kind)] as const)
-      .filter(([test]) => test !== null);
+      .map(
+        (m) =>
+          [continuationOf(m.rule) as (u: number) => boolean, SEEN_KINDS.has(m.rule.kind)] as const,
+      );
     if (continues.length === 0) {
       this.pending.push({ event, at: cluster.end, rank: 1, seq: this.seq++ });
       return 'continue';
     }
     this.continuation = {
       at: cluster.end,
-      continues: (unit) => continues.some(([test]) => (test as (u: number) => boolean)(unit)),
+      continues: (unit) => continues.some(([test]) => test(unit)),
       seen: continues.some(([, seen]) => seen),
       event,
     };
@@ -482,6 +485,8 @@ export class StreamGuard {
   }
 
   private cutoff = Infinity;
+  /** The text-changing scanners' hold as settle() last read it (view offset). */
+  private hold = 0;
 
   /** Releases the input up to `to` unchanged. */
   private keep(to: number): void {
@@ -505,12 +510,8 @@ export class StreamGuard {
     if (this.blocked || this.ended) return Infinity;
     let horizon = Math.min(this.view.text.end, this.redactions.firstStart);
     if (this.continuation !== null) horizon = Math.min(horizon, this.continuation.at);
-    try {
-      horizon = Math.min(horizon, this.holdFrom());
-    } catch {
-      // settle() met the same failure and blocked the stream; nothing is pending then.
-    }
-    return horizon;
+    // The scanners have not moved since settle() read their hold in this push.
+    return Math.min(horizon, this.hold);
   }
 
   private result(started: number | undefined): GuardResult {
