@@ -41,6 +41,7 @@ import type {
   Element,
 } from '@eslint-community/regexpp/ast';
 import fc from 'fast-check';
+import { SeededRandom } from '../../bench/seeded-random.ts';
 
 /** What the generator reads of a rule. */
 export interface PatternSource {
@@ -198,7 +199,7 @@ export class ClassSampler {
   }
 
   /** A member; `asciiOnly` keeps to printable ASCII when the class has any. */
-  draw(rng: Rng, asciiOnly: boolean): string {
+  draw(rng: SeededRandom, asciiOnly: boolean): string {
     const roll = asciiOnly ? 0 : rng.next();
     const wanted = roll < 0.8 ? 0 : roll < 0.95 ? 1 : 2;
     const tier = this.tiers[Math.min(wanted, this.tiers.length - 1)] as {
@@ -212,32 +213,8 @@ export class ClassSampler {
 // ---------------------------------------------------------------------------
 // Random source
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same sample. */
-export class Rng {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  /** Uniform integer in [lo, hi]. */
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(0, items.length - 1)] as T;
-  }
-}
+/** The bench's seeded PRNG (mulberry32): the same seed gives the same sample. */
+export { SeededRandom as Rng };
 
 // ---------------------------------------------------------------------------
 // The generator tree
@@ -401,7 +378,7 @@ function typicalLength(g: Gen): number {
 type CaseStyle = 'as-written' | 'upper' | 'lower' | 'mixed';
 
 interface Run {
-  rng: Rng;
+  rng: SeededRandom;
   out: string[];
   length: number;
   /** Repetitions (max > 1) we are inside of. */
@@ -422,7 +399,7 @@ function emit(run: Run, s: string): void {
   run.length += s.length;
 }
 
-function boundedCount(rng: Rng, min: number, max: number, separator: boolean): number {
+function boundedCount(rng: SeededRandom, min: number, max: number, separator: boolean): number {
   const roll = rng.next();
   if (separator) {
     // Spaces, quotes, operators: mostly as few as allowed, as people write them.
@@ -529,7 +506,7 @@ export class PatternStrings {
 
   /** One attempt: a string built from the pattern, not yet checked. */
   attempt(seed: number): string {
-    const rng = new Rng(seed);
+    const rng = new SeededRandom(seed);
     const run: Run = {
       rng,
       out: [],
