@@ -101,19 +101,29 @@ export class RedactionSpans {
 }
 
 /**
- * The member that names the redaction: a rule for a specific format before a
- * generic one, then the widest span, then the rule listed first.
+ * How specific a member is, lower first: a rule for a specific format, then a
+ * generic one, then an invisible-character rule (it only strips units: inside
+ * a secret's redaction, the secret names it and its replacement is shown).
+ */
+function rankOf(s: Span): number {
+  if (s.rule.kind === 'invisible') return 2;
+  return s.rule.spec.generic === true ? 1 : 0;
+}
+
+/**
+ * The member that names the redaction: the lowest rank (`rankOf`), then the
+ * widest span, then the rule listed first.
  */
 export function primaryOf(members: readonly Span[]): Span {
   let best = members[0] as Span;
   for (const s of members) {
-    const g = s.rule.spec.generic === true ? 1 : 0;
-    const bg = best.rule.spec.generic === true ? 1 : 0;
+    const r = rankOf(s);
+    const br = rankOf(best);
+    const width = s.end - s.start;
+    const bestWidth = best.end - best.start;
     if (
-      g < bg ||
-      (g === bg &&
-        (s.end - s.start > best.end - best.start ||
-          (s.end - s.start === best.end - best.start && s.rule.index < best.rule.index)))
+      r < br ||
+      (r === br && (width > bestWidth || (width === bestWidth && s.rule.index < best.rule.index)))
     ) {
       best = s;
     }

@@ -83,6 +83,24 @@ describe('overlapping matches are redacted as one', () => {
     expect(matches(r.events)[0]?.also).toBeUndefined();
   });
 
+  it('an invisible-character rule inside a generic value never names the redaction', () => {
+    const p = pack([
+      assignment,
+      {
+        id: 'zero-width',
+        kind: 'invisible',
+        pattern: '\\u200B{1,8}',
+        replacement: '',
+      },
+    ]);
+    const r = everySplit(
+      p,
+      'token=abcd\u200B\u200B\u200B\u200B\u200B\u200B\u200B\u200Befgh1234 ok',
+    );
+    expect(r.output).toBe('token=[redacted:assignment] ok');
+    expect(matches(r.events)[0]?.also).toEqual(['zero-width']);
+  });
+
   it('matches that only touch stay two replacements side by side', () => {
     const two = pack([
       { id: 'left', pattern: 'AB[0-9]{4}', keywords: ['AB'] },
