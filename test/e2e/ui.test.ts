@@ -425,7 +425,7 @@ describe.each([
 
     await options.click('[data-testid="audit-clear"]');
     await options.waitForSelector('[data-testid="audit-clear-confirm"]');
-    // The safe choice has the focus; cancelling keeps the log.
+    // The safe choice has the focus as soon as the question shows; cancelling keeps the log.
     expect(await options.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
       'audit-clear-cancel',
     );

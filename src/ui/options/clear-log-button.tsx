@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n.ts';
 
 export interface ClearLogButtonProps {
@@ -11,7 +11,9 @@ export function ClearLogButton({ disabled, onConfirm }: ClearLogButtonProps) {
   const [asking, setAsking] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
   // Focus moves to the safe choice, so a double Enter press does not clear the log.
-  useEffect(() => {
+  // A layout effect: it runs in the same task as the commit, so the question never
+  // appears without its focus (a plain effect waits for the next frame; CI caught the gap).
+  useLayoutEffect(() => {
     if (asking) cancelRef.current?.focus();
   }, [asking]);
   if (!asking) {
