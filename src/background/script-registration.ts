@@ -10,6 +10,16 @@
  *   starting it never lengthens the page's first parse task (engine-dock.ts).
  * All three share one match list, so the hook never runs without its bridge and
  * the bridge never without its engine.
+ *
+ * Issue 18 §2 (every context): `matchOriginAsFallback` also runs them in frames
+ * whose URL has no host of its own but whose origin is a matched site's
+ * (about:blank, about:srcdoc, blob: and data: URLs a matched page made). Chrome
+ * (`scripting.RegisteredContentScript.matchOriginAsFallback`, since 119) and
+ * Firefox (since 128, bug 1853411; blob: frames only with it, bug 1897113) both
+ * support it; it needs match patterns whose path is `/*`, which every site
+ * pattern has (sitePatterns). A frame the page uses in the same task it created
+ * it, before any content script can run there, is hooked by the parent's MAIN
+ * world instead (src/page/frame-hooks.ts).
  */
 import type { Scripting } from 'webextension-polyfill';
 import { CONTENT_SCRIPT_IDS } from '../protocol/runtime-messages.ts';
@@ -53,6 +63,7 @@ export function registrationsFor(matches: readonly string[]): Scripting.Register
     matches: [...matches],
     runAt: 'document_start' as const,
     allFrames: true,
+    matchOriginAsFallback: true,
     persistAcrossSessions: true,
   };
   return [
@@ -85,7 +96,9 @@ function sameRegistration(
     sorted(a.js) === sorted(b.js) &&
     (a.world ?? 'ISOLATED') === b.world &&
     a.runAt === b.runAt &&
-    a.allFrames === b.allFrames
+    a.allFrames === b.allFrames &&
+    // A registration from before issue 18 §2 lacks it and is replaced.
+    (a.matchOriginAsFallback ?? false) === (b.matchOriginAsFallback ?? false)
   );
 }
 

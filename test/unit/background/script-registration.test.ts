@@ -50,6 +50,7 @@ describe('syncRegistration', () => {
       world: 'MAIN',
       runAt: 'document_start',
       allFrames: true,
+      matchOriginAsFallback: true,
       persistAcrossSessions: true,
       js: [CONTENT_SCRIPT_FILES.main],
     });
@@ -57,6 +58,7 @@ describe('syncRegistration', () => {
       world: 'ISOLATED',
       runAt: 'document_start',
       allFrames: true,
+      matchOriginAsFallback: true,
       persistAcrossSessions: true,
       js: [CONTENT_SCRIPT_FILES.bridge],
     });
@@ -65,6 +67,7 @@ describe('syncRegistration', () => {
       world: 'ISOLATED',
       runAt: 'document_end',
       allFrames: true,
+      matchOriginAsFallback: true,
       persistAcrossSessions: true,
       js: [CONTENT_SCRIPT_FILES.engine],
     });
@@ -93,6 +96,19 @@ describe('syncRegistration', () => {
     expect(registered.get('csg-guard-engine')?.matches).toEqual(
       registered.get('csg-main-world')?.matches,
     );
+  });
+
+  it('replaces a registration without origin fallback (issue 18 §2: about:blank, srcdoc, blob: frames)', async () => {
+    const { api, registered, calls } = fakeScripting();
+    await syncRegistration(api, defaultSettings(), allPermitted);
+    for (const script of registered.values()) delete script.matchOriginAsFallback;
+    calls.length = 0;
+    const result = await syncRegistration(api, defaultSettings(), allPermitted);
+    expect(result.changed).toBe(true);
+    for (const script of registered.values()) expect(script.matchOriginAsFallback).toBe(true);
+    calls.length = 0;
+    expect((await syncRegistration(api, defaultSettings(), allPermitted)).changed).toBe(false);
+    expect(calls).toEqual([]);
   });
 
   it('leaves a site switched off out of the matches, and re-adds it when switched on', async () => {
