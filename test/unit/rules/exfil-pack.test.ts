@@ -175,6 +175,40 @@ describe('exfilLinkVerdict and urlCarriesData', () => {
     expect(exfilLinkVerdict('![f](ftp://evil.example/a.png)', [], 'image').risky).toBe(true);
     expect(exfilLinkVerdict('[cut](https://evil.example/?q=a+b', []).risky).toBe(true);
   });
+
+  it('never judges a link more strictly than the same URL as an image, for any URL', () => {
+    fc.assert(
+      fc.property(fc.webUrl({ withQueryParameters: true }), (url) => {
+        if (exfilLinkVerdict(`![i](${url})`, [], 'image').risky) return;
+        expect(exfilLinkVerdict(`[l](${url})`, []).risky).toBe(false);
+        expect(exfilLinkVerdict(url, []).risky).toBe(false);
+      }),
+    );
+    // A badge's settings written as a bare URL (inside an HTML `src`) are settings in a link too.
+    const badge = 'https://badges.example.org/npm/v/pkg?color=21bb42&label=%F0%9F%93%A6%20npm';
+    expect(exfilLinkVerdict(badge, []).risky).toBe(false);
+    // The fragment stays judged for links: a clicked page's script reads it.
+    expect(exfilLinkVerdict(`${badge}#c2VjcmV0LXRva2VuLTEyMzQ1Njc4OWFi`, []).risky).toBe(true);
+    expect(exfilLinkVerdict('https://evil.example/p?d=hunter2secret99', []).risky).toBe(true);
+  });
+
+  it('reads as text what no renderer links, unless it may have been cut', () => {
+    // A bare scheme without a host (prose about URLs, a code sample).
+    expect(exfilLinkVerdict('http://(', []).risky).toBe(false);
+    expect(exfilLinkVerdict('https://{host}/v1?key=abc123def456', []).risky).toBe(false);
+    // A host too long to display is still a host.
+    const sub = `${'c2VjcmV0'.repeat(14)}.evil.example`;
+    expect(exfilLinkVerdict(`https://${sub}/x`, []).risky).toBe(true);
+    // A definition with a destination no renderer accepts is a line of text.
+    expect(exfilLinkVerdict('[a, b]: :forEach((value)', []).risky).toBe(false);
+    // One that reached the rule's bound may have been cut: fail closed.
+    const long = `[a]: https://evil.example/(${'x'.repeat(2100)}`;
+    expect(exfilLinkVerdict(long.slice(0, 5 + 2048), []).risky).toBe(true);
+    // A valid definition that carries data is still neutralised.
+    expect(
+      exfilLinkVerdict('[a]: https://evil.example/c?d=c2VjcmV0VG9rZW4xMjM0NTY', []).risky,
+    ).toBe(true);
+  });
 });
 
 describe('imageQueryIsConfiguration', () => {

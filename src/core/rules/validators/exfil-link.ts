@@ -31,7 +31,7 @@
  * The strict `exfil-url` validator, which neutralises every image from a host
  * not on the allow-list, stays available to custom packs.
  */
-import { destinationUrl, exfilUrlVerdict, hostIsAllowed } from './exfil-url.ts';
+import { authorityHost, destinationUrl, exfilUrlVerdict, hostIsAllowed } from './exfil-url.ts';
 import { imageQueryIsConfiguration } from './exfil-image-config-query.ts';
 import { urlCarriesData } from './url-carries-data.ts';
 
@@ -43,10 +43,24 @@ export interface ExfilLinkVerdict {
 const DEFINITION = /^[ \t]{0,3}\[(?:[^\]\\]|\\[\s\S])*\]:[ \t]*(?:\r?\n[ \t]*)?/;
 const ACTIVE_SCHEMES: ReadonlySet<string> = new Set(['javascript', 'vbscript', 'data']);
 
-/** The destination part of a candidate, in a form `destinationUrl` reads. */
-function destinationOf(text: string): string {
-  const definition = DEFINITION.exec(text);
-  return definition === null ? text : text.slice(definition[0].length);
+/** The longest destination the link-definition rule reads; one that long may have been cut. */
+const DEFINITION_BOUND = 2048;
+
+/**
+ * A host a renderer links: labels of letters, digits, `_` and `-` joined by
+ * dots, or an IP literal in brackets. GFM's autolinks and linkify-it both need
+ * one, so a bare `http://(` in prose is text, not a link.
+ */
+const LINKABLE_HOST = /^(?:\[[0-9a-f:.]+\]|(?:[\p{L}\p{M}\p{N}_-]+\.)*[\p{L}\p{M}\p{N}_-]+)$/u;
+
+/** The host of a bare `scheme://…` URL as the URL parser reads it (not shortened for display). */
+function bareHost(url: string): string {
+  return authorityHost(url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*/, ''));
+}
+
+/** The candidate is a bare URL (autolinked by chat renderers), not `[…](…)`, `<…>` or a definition. */
+function bareUrl(text: string): boolean {
+  return /^[A-Za-z]/.test(text);
 }
 
 export function exfilLinkVerdict(
@@ -54,10 +68,18 @@ export function exfilLinkVerdict(
   allowedHosts: readonly string[],
   target: 'link' | 'image' = 'link',
 ): ExfilLinkVerdict {
-  const destination = destinationOf(text);
+  const definition = DEFINITION.exec(text);
+  const destination = definition === null ? text : text.slice(definition[0].length);
   const { url, incomplete } = destinationUrl(destination);
   const image = exfilUrlVerdict(destination, allowedHosts);
   const host = image.host;
+  // A definition whose destination no renderer accepts (unbalanced parentheses,
+  // `[a]: :forEach((x)` in a code sample) is not a definition but text, unless
+  // the destination reached the rule's bound: then it may have been cut (fail closed).
+  if (incomplete && definition !== null && destination.trimStart().length < DEFINITION_BOUND) {
+    return { risky: false, host };
+  }
+  if (bareUrl(text) && !LINKABLE_HOST.test(bareHost(url))) return { risky: false, host };
   if (incomplete) return { risky: true, host };
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url);
   const name = scheme?.[1]?.toLowerCase();
@@ -85,5 +107,23 @@ export function exfilLinkVerdict(
     if (name === 'mailto') return { risky: url.includes('?'), host };
     if (!absolute || hostIsAllowed(host, allowedHosts)) return { risky: false, host };
   }
-  return { risky: urlCarriesData(afterScheme, host), host };
+  return { risky: linkCarriesData(afterScheme, host), host };
+}
+
+/**
+ * A link waits for a click, an image is fetched on render: a link is never
+ * judged more strictly than the same URL would be as an image. A query of a
+ * few short settings (`?color=21bb42&label=%F0%9F%93%A6%20npm`, a badge URL
+ * written bare inside an HTML `src`) is not data in either; the fragment,
+ * which a clicked page's script can read, is still judged for links.
+ */
+function linkCarriesData(afterScheme: string, host: string): boolean {
+  const hash = afterScheme.indexOf('#');
+  const beforeHash = hash < 0 ? afterScheme : afterScheme.slice(0, hash);
+  const q = beforeHash.indexOf('?');
+  if (q >= 0 && imageQueryIsConfiguration(beforeHash.slice(q + 1))) {
+    const fragment = hash < 0 ? '' : afterScheme.slice(hash);
+    return urlCarriesData(beforeHash.slice(0, q) + fragment, host);
+  }
+  return urlCarriesData(afterScheme, host);
 }

@@ -265,6 +265,11 @@ function parseAuthority(afterSlashes: string): Authority {
   return { host: normaliseHost(host), rest };
 }
 
+/** The normalised host of `afterSlashes` (what follows the scheme's slashes), not shortened for display. */
+export function authorityHost(afterSlashes: string): string {
+  return parseAuthority(afterSlashes).host;
+}
+
 /**
  * The URL a renderer would use for `![alt](dest)`, `[text](dest)` or a bare
  * destination, as the browser's URL parser sees it (Markdown escapes and
