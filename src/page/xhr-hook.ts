@@ -60,6 +60,7 @@
 
 import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
 import { newFetchHookStats, type FetchHookOptions } from './fetch-hook.ts';
+import { isChatRequestBody } from './chat-request-probe.ts';
 import { GuardedTextPump } from './guarded-text-pump.ts';
 import {
   assign,
@@ -95,7 +96,18 @@ import {
 export type XhrHookOptions = Pick<
   FetchHookOptions,
   'detectAdapter' | 'createWireGuard' | 'stats' | 'reportFailure'
->;
+> & {
+  /**
+   * Issue 18 §1: whether a request sent with `send(body)` looks like a chat request
+   * (chat-request-probe.ts `isChatRequestBody`, the default). Its answer's probe then
+   * says so (`WireProbe.chatRequest`), so the generic adapter guards it, or reports it
+   * when it cannot be decoded, even when no adapter claims it: as the fetch hook does.
+   */
+  chatRequestBody?: (
+    request: { url: string; method: string; contentType: string },
+    body: unknown,
+  ) => boolean;
+};
 
 export interface XhrHookTarget {
   XMLHttpRequest: typeof XMLHttpRequest;
@@ -152,6 +164,10 @@ interface XhrState {
   async: boolean;
   /** The request's method or URL could not be read at `open()`: no decision is possible. */
   broken: boolean;
+  /** The request's `content-type` header, as the page set it (for the chat-request verdict). */
+  contentType: string;
+  /** Issue 18 §1: the body sent looked like a chat request (`chatRequestBody`). */
+  chatRequest: boolean;
   /** The page set responseType `json`; the native request runs as `text`. */
   wantsJson: boolean;
   /** responseType `arraybuffer` or `blob`, when such a body is guarded (else ''). */
@@ -187,6 +203,8 @@ function newState(): XhrState {
     url: '',
     async: true,
     broken: false,
+    contentType: '',
+    chatRequest: false,
     wantsJson: false,
     binary: '',
     blobType: '',
@@ -263,6 +281,7 @@ function parseJsonResponse(text: string): unknown {
  */
 export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = {}): void {
   const { detectAdapter, createWireGuard, reportFailure } = options;
+  const chatRequestBody = options.chatRequestBody ?? isChatRequestBody;
   const stats = options.stats ?? newFetchHookStats();
   if (!detectAdapter || !createWireGuard) return;
   if (INSTALLED.has(target.XMLHttpRequest)) return;
@@ -451,7 +470,8 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
       call<string | null>(nativeGetHeader, xhr, 'content-type'),
     );
     const url = call<string>(nativeResponseUrl, xhr) || state.url;
-    return (head: string): WireProbe => ({ url, method: state.method, contentType, head });
+    const chat = state.chatRequest ? { chatRequest: true } : {};
+    return (head: string): WireProbe => ({ url, method: state.method, contentType, head, ...chat });
   };
 
   /**
@@ -484,7 +504,10 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
       state.phase = 'native';
       return;
     }
-    if (adapter && text) {
+    // As the fetch hook: a body an adapter could want is peeked at before the generic
+    // adapter takes a chat request's answer, so a specific adapter can claim it by its head.
+    const genericOnly = adapter?.format === 'generic' && isCandidateContentType(bare.contentType);
+    if (adapter && text && !genericOnly) {
       startGuard(xhr, state, adapter, bare);
       return;
     }
@@ -686,6 +709,8 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
         const state = states.get(this);
         if (!state) return;
         resetState(state);
+        state.contentType = '';
+        state.chatRequest = false;
         try {
           pristine(() => {
             state.method = `${args[0] as string}`.toUpperCase();
@@ -701,9 +726,50 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
     }.open as never;
   });
 
+  // The request's content type, for the chat-request verdict at `send()` (issue 18 §1).
+  replaceMethod(proto, 'setRequestHeader', realm, (nativeSetHeader) => {
+    return {
+      setRequestHeader(this: XMLHttpRequest, ...args: unknown[]): void {
+        // The browser validates first (state, names) and throws as it would.
+        call(nativeSetHeader, this, ...args);
+        const state = states.get(this);
+        if (state === undefined) return;
+        try {
+          pristine(() => {
+            if (`${args[0] as string}`.toLowerCase() === 'content-type') {
+              state.contentType = `${args[1] as string}`;
+            }
+          });
+        } catch {
+          // The header could not be read: decided when the answer comes, closed then.
+          state.broken = true;
+        }
+      },
+    }.setRequestHeader as never;
+  });
+
+  /**
+   * Issue 18 §1: does the body sent look like a chat request? Judged with the built-ins
+   * of document_start (the body is the page's object: `isChatRequestBody` reads it only
+   * through captured methods). A verdict that throws leaves the request undecidable: its
+   * answer fails closed with a notice (decideAtHeaders).
+   */
+  const judgeRequest = (state: XhrState, body: unknown): void => {
+    if (state.broken) return;
+    try {
+      const request = { url: state.url, method: state.method, contentType: state.contentType };
+      state.chatRequest = pristine(() => chatRequestBody(request, body));
+    } catch {
+      state.broken = true;
+    }
+  };
+
   replaceMethod(proto, 'send', realm, (nativeSend) => {
     return {
       send(this: XMLHttpRequest, ...args: unknown[]): void {
+        const pending = states.get(this);
+        // Judged before the native send: a synchronous request is answered inside it.
+        if (pending !== undefined && pending.phase === 'idle') judgeRequest(pending, args[0]);
         call(nativeSend, this, ...args);
         const state = states.get(this);
         if (!state?.refused) return;

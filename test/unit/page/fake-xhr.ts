@@ -83,13 +83,24 @@ export function createFakeXhrClass() {
 
     open(method: string, url: string, async = true): void {
       this.opened = { method, url, async };
+      this.requestHeaders = [];
       this.#net = { status: 0, statusText: '', headers: [], url: '', text: '', error: false };
       this.#sendFlag = false;
       this.#state = 1;
       this.dispatchEvent(new Event('readystatechange'));
     }
 
-    send(): void {
+    /** Headers the page set, in order. */
+    requestHeaders: [string, string][] = [];
+
+    setRequestHeader(name: string, value: string): void {
+      if (this.#state !== 1 || this.#sendFlag) {
+        throw new DOMException('not opened', 'InvalidStateError');
+      }
+      this.requestHeaders.push([String(name), String(value)]);
+    }
+
+    send(_body?: unknown): void {
       if (this.#state !== 1) throw new DOMException('not opened', 'InvalidStateError');
       if (this.opened?.async === false) {
         // Synchronous (XHR "send" step 12): no loadstart, no progress, no state 2 or 3 events.
