@@ -31,6 +31,11 @@ import { AnswerTally } from './answer-counts.ts';
 import { lazyDigester } from './audit-key.ts';
 import { recordsFromGuardEvents, recordsFromSendAnyway } from './audit-records.ts';
 import { LivePorts } from './live-ports.ts';
+import {
+  ManagedPolicySource,
+  recordsFromManagedIssues,
+  type ManagedArea,
+} from './managed-policy-source.ts';
 import { parseContentMessage, parseUiMessage } from './message-shape.ts';
 import { compiledRulesFor, isSiteEnabled, pageConfigFor } from './page-config.ts';
 import { UNAVAILABLE, relayReferenceOnly } from './reference-only-relay.ts';
@@ -79,6 +84,8 @@ export interface BackgroundDeps {
   /** `tabs.sendMessage(tabId, message, { frameId: 0 })`: popup requests relayed to a tab's bridge. */
   sendToTab?(tabId: number, message: BackgroundToContent): Promise<unknown>;
   openDb?: () => Promise<AuditDb>;
+  /** Issue 21 §1: `storage.managed`, the organisation's policy (absent: none). */
+  managed?: ManagedArea;
   now?: () => number;
   batchDelayMs?: number;
 }
@@ -100,6 +107,8 @@ export class GuardBackground {
   /** Issue 5 §3: reference-only marks by keyed digest (reference-only-store.ts). */
   private readonly referenceOnly: ReferenceOnlyStore;
   private readonly writer: AuditWriter;
+  /** Issue 21 §1: the organisation's policy, applied over every settings read. */
+  private readonly managed: ManagedPolicySource;
   private readonly db: () => Promise<AuditDb>;
   private readonly now: () => number;
   /** Latest settings, refreshed on every change; read synchronously by sender checks. */
@@ -131,6 +140,9 @@ export class GuardBackground {
       now: this.now,
       ...(deps.batchDelayMs === undefined ? {} : { delayMs: deps.batchDelayMs }),
     });
+    this.managed = new ManagedPolicySource(deps.managed, deps.storage, (issues) =>
+      this.writer.add(recordsFromManagedIssues(issues, this.now())),
+    );
     this.restored = (async () => {
       const stored = await deps.session?.get(TAB_ACTIVITY_KEY).catch(() => undefined);
       this.activity.restore(stored?.[TAB_ACTIVITY_KEY]);
@@ -155,7 +167,7 @@ export class GuardBackground {
 
   /** Install, update or start-up: repair settings, then register scripts. */
   async start(): Promise<RegistrationResult | undefined> {
-    this.settings = await ensureDefaultSettings(this.deps.storage);
+    this.settings = await ensureDefaultSettings(this.deps.storage, this.managed);
     return this.resync();
   }
 
@@ -164,7 +176,7 @@ export class GuardBackground {
     this.registration = this.registration
       .catch(() => undefined)
       .then(async () => {
-        this.settings = await readSettings(this.deps.storage);
+        this.settings = await readSettings(this.deps.storage, this.managed);
         return syncRegistration(this.deps.scripting, this.settings, (patterns) =>
           this.deps.hasOrigins(patterns),
         );
@@ -174,11 +186,12 @@ export class GuardBackground {
 
   /** storage.onChanged: the settings changed (here or in another context). */
   onStorageChanged(changes: Record<string, unknown>, area: string): void {
-    if (area === 'local' && SETTINGS_KEY in changes) void this.resync();
+    // Issue 21 §1: a changed managed policy applies at once (Chrome reloads policy live).
+    if ((area === 'local' && SETTINGS_KEY in changes) || area === 'managed') void this.resync();
   }
 
   private async currentSettings(): Promise<Settings> {
-    this.settings ??= await readSettings(this.deps.storage);
+    this.settings ??= await readSettings(this.deps.storage, this.managed);
     return this.settings;
   }
 
@@ -331,7 +344,7 @@ export class GuardBackground {
       case 'get-settings':
         return this.currentSettings();
       case 'put-settings': {
-        this.settings = await writeSettings(this.deps.storage, message.settings);
+        this.settings = await writeSettings(this.deps.storage, message.settings, this.managed);
         await this.resync();
         return this.settings;
       }
@@ -405,7 +418,7 @@ export class GuardBackground {
     if (!isSiteKey(key)) throw new RangeError('not a site');
     const settings = structuredClone(await this.currentSettings());
     settings.sites[key] = { enabled };
-    this.settings = await writeSettings(this.deps.storage, settings);
+    this.settings = await writeSettings(this.deps.storage, settings, this.managed);
     const result = await this.resync();
     return {
       site: key,

@@ -15,6 +15,7 @@ import { GuardBackground } from './guard-background.ts';
 const background = new GuardBackground({
   storage: browser.storage.local,
   session: browser.storage.session,
+  managed: browser.storage.managed,
   scripting: browser.scripting,
   hasOrigins: (origins) => browser.permissions.contains({ origins }),
   setBadge: (tabId, text) => browser.action.setBadgeText({ tabId, text }),

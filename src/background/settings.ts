@@ -5,7 +5,9 @@
  * only ever sees valid settings.
  */
 import { SETTINGS_KEY, type Settings } from '../protocol/settings-schema.ts';
+import { applyManagedPolicy, ownAfterEdit } from './apply-managed-policy.ts';
 import { defaultSettings } from './default-settings.ts';
+import { emptyManagedPolicy, type ParsedManagedPolicy } from './managed-policy.ts';
 import { normaliseSettings } from './normalise-settings.ts';
 
 export { SETTINGS_KEY };
@@ -28,32 +30,62 @@ export interface SettingsStorage {
   set(items: Record<string, unknown>): Promise<void>;
 }
 
-/** The stored settings, repaired; the defaults when nothing is stored. Writes nothing. */
-export async function readSettings(storage: SettingsStorage): Promise<Settings> {
-  return normaliseSettings((await storage.get(SETTINGS_KEY))[SETTINGS_KEY]);
+/**
+ * The organisation's policy (issue 21 §1, managed-policy-source.ts); without one
+ * the person's own settings apply unchanged.
+ */
+export interface ManagedPolicyReader {
+  read(): Promise<ParsedManagedPolicy>;
 }
 
-/** Normalises and stores `settings`; returns what was stored. */
+async function managedPolicyOf(managed: ManagedPolicyReader | undefined) {
+  return managed === undefined ? emptyManagedPolicy() : (await managed.read()).policy;
+}
+
+/**
+ * The settings in force: the stored settings, repaired (the defaults when nothing
+ * is stored), with every value the organisation manages in force. Writes nothing.
+ */
+export async function readSettings(
+  storage: SettingsStorage,
+  managed?: ManagedPolicyReader,
+): Promise<Settings> {
+  const own = normaliseSettings((await storage.get(SETTINGS_KEY))[SETTINGS_KEY]);
+  return applyManagedPolicy(own, await managedPolicyOf(managed));
+}
+
+/**
+ * Stores `settings` (an edit of the settings in force) as the person's own:
+ * normalised, with the previous own value kept wherever the organisation decides
+ * (apply-managed-policy.ts `ownAfterEdit`). Returns the settings now in force.
+ */
 export async function writeSettings(
   storage: SettingsStorage,
   settings: unknown,
+  managed?: ManagedPolicyReader,
 ): Promise<Settings> {
-  const normalised = normaliseSettings(settings);
-  await storage.set({ [SETTINGS_KEY]: normalised });
-  return normalised;
+  const policy = await managedPolicyOf(managed);
+  const previous = normaliseSettings((await storage.get(SETTINGS_KEY))[SETTINGS_KEY]);
+  const own = normaliseSettings(ownAfterEdit(normaliseSettings(settings), previous, policy));
+  await storage.set({ [SETTINGS_KEY]: own });
+  return applyManagedPolicy(own, policy);
 }
 
 /**
  * Writes the default settings when none are stored, and repairs/migrates what is
  * stored otherwise. Every valid choice the person made is kept (an update or a
  * browser restart must never reset what the user chose); storage is written only
- * when the repaired value differs. Returns what is stored.
+ * when the repaired value differs. Returns the settings in force (what is stored,
+ * with the organisation's policy applied).
  */
-export async function ensureDefaultSettings(storage: SettingsStorage): Promise<Settings> {
+export async function ensureDefaultSettings(
+  storage: SettingsStorage,
+  managed?: ManagedPolicyReader,
+): Promise<Settings> {
   const stored = (await storage.get(SETTINGS_KEY))[SETTINGS_KEY];
   const normalised = normaliseSettings(stored);
   if (JSON.stringify(stored) !== JSON.stringify(normalised)) {
     await storage.set({ [SETTINGS_KEY]: normalised });
   }
-  return normalised;
+  return applyManagedPolicy(normalised, await managedPolicyOf(managed));
 }
