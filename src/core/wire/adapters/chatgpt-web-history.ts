@@ -17,7 +17,8 @@ import { type OffsetRef, findOffsetRefs, offsetEdits } from '../citation-offsets
 import type { JsonPath } from '../json-string-span.ts';
 import { type JsonEdit, editJson } from '../json-value-edit.ts';
 import { isRecord } from '../sse-json-render.ts';
-import { type TextSlot, type WireAdapter, passThrough } from '../wire-event.ts';
+import { jsonBodySession, nothingToGuard } from '../json-body-session.ts';
+import type { TextSlot, WireAdapter } from '../wire-event.ts';
 import { isVisibleAssistantMessage } from './chatgpt-web.ts';
 
 interface Located {
@@ -58,45 +59,19 @@ function locate(json: unknown): Located[] | null {
 
 export const chatgptWebHistory: WireAdapter = {
   ...recognisers.chatgptWebHistory,
-  open: () => {
-    let pending: { raw: string; located: Located[] } | undefined;
-    return {
-      decode(frame) {
-        let json: unknown;
-        try {
-          json = JSON.parse(frame.payload ?? '');
-        } catch {
-          return passThrough(frame, 'chatgpt-web-history: body is not JSON');
-        }
+  open: () =>
+    jsonBodySession({
+      label: 'chatgpt-web-history',
+      locate: (json) => {
         const located = locate(json);
-        if (located === null) {
-          // An error answer (`{"detail": …}`) carries no conversation: nothing to guard.
-          return isRecord(json) && 'detail' in json
-            ? passThrough(frame)
-            : passThrough(frame, 'chatgpt-web-history: no mapping');
-        }
-        pending = { raw: frame.raw, located };
-        return {
-          frame,
-          slots: located.map((l) => l.slot),
-          render: (texts) => renderHistory(frame.raw, located, texts),
-        };
+        if (located !== null) return located;
+        // An error answer (`{"detail": …}`) carries no conversation: nothing to guard.
+        return isRecord(json) && 'detail' in json
+          ? nothingToGuard()
+          : nothingToGuard('chatgpt-web-history: no mapping');
       },
-      emitted() {
-        pending = undefined;
-      },
-      // A block at the very start of a text leaves nothing to cut: the page still gets a
-      // well-formed document, with every guarded text emptied (fail closed, DESIGN.md §3.5).
-      blockEnding: () =>
-        pending === undefined
-          ? ''
-          : renderHistory(
-              pending.raw,
-              pending.located,
-              pending.located.map(() => ''),
-            ),
-    };
-  },
+      render: renderHistory,
+    }),
 };
 
 function renderHistory(raw: string, located: readonly Located[], texts: readonly string[]): string {

@@ -15,7 +15,8 @@ import { recognisers } from '../wire-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
 import { type JsonEdit, editJson } from '../json-value-edit.ts';
 import { isRecord } from '../sse-json-render.ts';
-import { type TextSlot, type WireAdapter, passThrough } from '../wire-event.ts';
+import { jsonBodySession, nothingToGuard } from '../json-body-session.ts';
+import type { TextSlot, WireAdapter } from '../wire-event.ts';
 
 const GUARDED_FRAGMENTS = new Set(['RESPONSE', 'THINK']);
 
@@ -81,43 +82,17 @@ function render(raw: string, located: readonly Located[], texts: readonly string
 
 export const deepseekWebHistory: WireAdapter = {
   ...recognisers.deepseekWebHistory,
-  open: () => {
-    let pending: { raw: string; located: Located[] } | undefined;
-    return {
-      decode(frame) {
-        let json: unknown;
-        try {
-          json = JSON.parse(frame.payload ?? '');
-        } catch {
-          return passThrough(frame, 'deepseek-web-history: body is not JSON');
-        }
+  open: () =>
+    jsonBodySession({
+      label: 'deepseek-web-history',
+      locate: (json) => {
         const located = locate(json);
-        if (located === null) {
-          // `{"code":40003,"msg":"Authorization Failed"}` and the like carry no messages.
-          return isRecord(json) && 'code' in json && json.code !== 0
-            ? passThrough(frame)
-            : passThrough(frame, 'deepseek-web-history: no chat_messages');
-        }
-        pending = { raw: frame.raw, located };
-        return {
-          frame,
-          slots: located.map((l) => l.slot),
-          render: (texts) => render(frame.raw, located, texts),
-        };
+        if (located !== null) return located;
+        // `{"code":40003,"msg":"Authorization Failed"}` and the like carry no messages.
+        return isRecord(json) && 'code' in json && json.code !== 0
+          ? nothingToGuard()
+          : nothingToGuard('deepseek-web-history: no chat_messages');
       },
-      emitted() {
-        pending = undefined;
-      },
-      // A block at the very start of a text leaves nothing to cut: the page still gets a
-      // well-formed document, with every guarded text emptied (fail closed, DESIGN.md §3.5).
-      blockEnding: () =>
-        pending === undefined
-          ? ''
-          : render(
-              pending.raw,
-              pending.located,
-              pending.located.map(() => ''),
-            ),
-    };
-  },
+      render,
+    }),
 };

@@ -12,10 +12,10 @@
  */
 import { recognisers } from '../wire-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
-import { type LocatedText, emptiedOnBlockSession, locatedJsonEvent } from '../located-text.ts';
-import type { RawFrame } from '../raw-frame.ts';
+import { type NothingToGuard, jsonBodySession, nothingToGuard } from '../json-body-session.ts';
+import type { LocatedText } from '../located-text.ts';
 import { isRecord } from '../sse-json-render.ts';
-import { type WireAdapter, type WireEvent, passThrough } from '../wire-event.ts';
+import type { WireAdapter } from '../wire-event.ts';
 
 function messageTexts(message: unknown, k: number): LocatedText[] {
   if (!isRecord(message) || message.isCreatedByUser === true) return [];
@@ -38,19 +38,13 @@ function messageTexts(message: unknown, k: number): LocatedText[] {
   return found;
 }
 
-function decode(frame: RawFrame): WireEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(frame.payload ?? frame.raw);
-  } catch {
-    return passThrough(frame, 'librechat-history: body is not JSON');
-  }
-  if (!Array.isArray(json)) return passThrough(frame, 'librechat-history: body is not an array');
-  const found = json.flatMap((message: unknown, k: number) => messageTexts(message, k));
-  return locatedJsonEvent(frame, found);
+/** The thread: a JSON array of messages. */
+function locate(json: unknown): LocatedText[] | NothingToGuard {
+  if (!Array.isArray(json)) return nothingToGuard('librechat-history: body is not an array');
+  return json.flatMap((message: unknown, k: number) => messageTexts(message, k));
 }
 
 export const libreChatHistory: WireAdapter = {
   ...recognisers.libreChatHistory,
-  open: () => emptiedOnBlockSession(decode),
+  open: () => jsonBodySession({ label: 'librechat-history', locate }),
 };

@@ -16,10 +16,10 @@
  */
 import { recognisers } from '../wire-recognisers.ts';
 import type { JsonPath } from '../json-string-span.ts';
-import { type LocatedText, emptiedOnBlockSession, locatedJsonEvent } from '../located-text.ts';
-import type { RawFrame } from '../raw-frame.ts';
+import { type NothingToGuard, jsonBodySession, nothingToGuard } from '../json-body-session.ts';
+import type { LocatedText } from '../located-text.ts';
 import { isRecord } from '../sse-json-render.ts';
-import { type WireAdapter, type WireEvent, passThrough } from '../wire-event.ts';
+import type { WireAdapter } from '../wire-event.ts';
 
 function messageTexts(message: unknown, key: string, path: JsonPath): LocatedText[] {
   if (!isRecord(message) || message.role !== 'assistant') return [];
@@ -78,19 +78,13 @@ function chatTexts(chat: unknown): LocatedText[] {
   return found;
 }
 
-function decode(frame: RawFrame): WireEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(frame.payload ?? frame.raw);
-  } catch {
-    return passThrough(frame, 'open-webui-history: body is not JSON');
-  }
-  if (!isRecord(json)) return passThrough(frame, 'open-webui-history: body is not an object');
-  const found = chatTexts(json.chat);
-  return locatedJsonEvent(frame, found);
+/** The chat document: `{…, chat: {messages, history}}`. */
+function locate(json: unknown): LocatedText[] | NothingToGuard {
+  if (!isRecord(json)) return nothingToGuard('open-webui-history: body is not an object');
+  return chatTexts(json.chat);
 }
 
 export const openWebUiHistory: WireAdapter = {
   ...recognisers.openWebUiHistory,
-  open: () => emptiedOnBlockSession(decode),
+  open: () => jsonBodySession({ label: 'open-webui-history', locate }),
 };
