@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
 import { build, defineConfig, type Plugin } from 'vite';
@@ -62,6 +63,21 @@ function standaloneContentScripts(): Plugin {
   };
 }
 
+/**
+ * Issue 21 §1: the managed-storage schema the manifest names (`storage.managed_schema`).
+ * crxjs copies only the files it knows the manifest keys of, so it is emitted here.
+ */
+function managedSchema(): Plugin {
+  const fileName = manifest.storage.managed_schema;
+  return {
+    name: 'csg:managed-schema',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source: readFileSync(fileName, 'utf8') });
+    },
+  };
+}
+
 /** The source manifest as one browser sees it: Chrome does not know the gecko key. */
 function manifestFor(browser: 'chrome' | 'firefox'): ManifestV3Export {
   // JSON imports widen literal unions (e.g. gecko's ["none"]) to string[]: hence the cast.
@@ -84,6 +100,7 @@ export default defineConfig(({ mode }) => {
         browser,
       }),
       standaloneContentScripts(),
+      managedSchema(),
     ],
     build: {
       outDir: `dist/${browser}`,

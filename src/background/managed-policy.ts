@@ -94,6 +94,14 @@ function isPlain(value: unknown): value is Plain {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function shown(key: string): string {
   return key.length > MAX_KEY_SHOWN ? `${key.slice(0, MAX_KEY_SHOWN)}…` : key;
 }
@@ -189,7 +197,10 @@ class PolicyParser {
       return [];
     }
     const packs: ManagedPack[] = [];
-    value.slice(0, MAX_ENTRIES).forEach((source: unknown, index) => {
+    value.slice(0, MAX_ENTRIES).forEach((entry: unknown, index) => {
+      // Chrome's schema cannot describe a pack, so there a pack is JSON text;
+      // Firefox (whose policies.json is not checked) may give the object itself.
+      const source = typeof entry === 'string' ? parseJson(entry) : entry;
       const checked = validatePack(source);
       if (!checked.ok) {
         this.report(`customPacks[${index}]`, 'invalid-pack');

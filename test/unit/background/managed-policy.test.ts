@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
 import { defaultSettings } from '../../../src/background/default-settings.ts';
 import {
   INCOMING_ACTIONS,
+  MANAGED_FIELDS,
   OUTGOING_ACTIONS,
   isEmptyManagedPolicy,
   parseManagedPolicy,
@@ -360,5 +362,36 @@ describe('applyManagedPolicy', () => {
     expect(effective.sites['chat.example.org']).toEqual({ enabled: false });
     expect(isSiteLocked(policy, 'claude.ai')).toBe(true);
     expect(isSiteLocked(policy, 'chat.example.org')).toBe(false);
+  });
+});
+
+describe('managed schema (Chrome, assets/managed-schema.json)', () => {
+  const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as {
+    storage: { managed_schema: string };
+  };
+  const schema = JSON.parse(readFileSync(manifest.storage.managed_schema, 'utf8')) as {
+    type: string;
+    properties: Record<string, { type: string; items?: { type: string } }>;
+    additionalProperties?: unknown;
+  };
+
+  it('declares exactly the fields the extension reads, as Chrome requires', () => {
+    expect(schema.type).toBe('object');
+    // Chrome: the top level may not have additionalProperties; its properties are the policies.
+    expect(schema.additionalProperties).toBeUndefined();
+    expect(Object.keys(schema.properties).sort()).toEqual([...MANAGED_FIELDS].sort());
+  });
+
+  it('gives custom packs as JSON text (a pack cannot be described in Chrome’s schema)', () => {
+    expect(schema.properties.customPacks?.items?.type).toBe('string');
+    const parsed = parseManagedPolicy({
+      customPacks: [JSON.stringify(orgPack('org-a')), '{not json', JSON.stringify({ name: 'x' })],
+    });
+    expect(parsed.policy.customPacks.map((pack) => pack.name)).toEqual(['org-a']);
+    expect(parsed.policy.customPacks[0]?.source).toEqual(orgPack('org-a'));
+    expect(parsed.issues).toEqual([
+      { field: 'customPacks[1]', problem: 'invalid-pack' },
+      { field: 'customPacks[2]', problem: 'invalid-pack' },
+    ]);
   });
 });
