@@ -963,6 +963,16 @@ function startTablesOf(rules: readonly ScanRule[], alphabet: Alphabet): StartTab
 /** Per keyword automaton (one per rule subset of a pack), so streams do not rebuild it. */
 const bigramCache = new WeakMap<KeywordAutomaton, Uint8Array>();
 
+/** The bigram table built for an automaton, if any (warm-tables.ts serialises it). */
+export function cachedBigramTable(keywords: KeywordAutomaton): Uint8Array | undefined {
+  return bigramCache.get(keywords);
+}
+
+/** A table built elsewhere for this automaton (a loaded warm snapshot, load-warm-tables.ts). */
+export function adoptBigramTable(keywords: KeywordAutomaton, table: Uint8Array): void {
+  bigramCache.set(keywords, table);
+}
+
 function cachedBigrams(
   rules: readonly ScanRule[],
   keywords: KeywordAutomaton,

@@ -1,0 +1,369 @@
+/**
+ * Loads a pack's warm tables (warm-tables.ts) into a loaded pack: checks them,
+ * then seeds the pack's caches with them, so the first guards of the pack
+ * build nothing (issue 19 §4: the page pays almost nothing).
+ *
+ * The data crosses from the background, which is trusted to have built the
+ * tables from this pack, but not to have delivered them intact: everything is
+ * checked before anything is used, and any problem throws WarmTablesError
+ * naming the place (the caller fails closed, page-guard-config.ts). Checked:
+ * the tables belong to this pack (name, version, every rule id, the
+ * alphabet); every number's type and range; each start-class row's length;
+ * each trie's shape (parents before children, breadth-first depths, one child
+ * per symbol); and every keyword of every subset is spelled out from the root
+ * of its trie, which is how the outputs are computed here, so no keyword rule
+ * can be left without its prefilter hits. What cannot be re-proved without
+ * building them is that the start classes and bigram tables are the ones the
+ * rules give: the loader trusts the producer on those, as load-compiled-pack.ts
+ * trusts it on the patterns.
+ */
+import { KeywordAutomaton, type KeywordHit, foldText } from '../guard/keyword-automaton.ts';
+import { runToEnd } from '../guard/run-to-end.ts';
+import { adoptBigramTable } from '../guard/scanner.ts';
+import type { CompiledPack, CompiledRule } from './compiled-pack.ts';
+import {
+  WARM_TABLES_FORMAT,
+  WARM_TABLES_VERSION,
+  alphabetDigest,
+  subsetKey,
+} from './warm-tables.ts';
+
+export class WarmTablesError extends Error {
+  override name = 'WarmTablesError';
+  constructor(
+    /** Where in the data, e.g. `tries[0].edges`. */
+    readonly path: string,
+    problem: string,
+  ) {
+    super(`invalid warm tables at ${path}: ${problem}`);
+  }
+}
+
+/** Bounds on what one load may allocate (the built-in packs' largest trie has ~5,000 nodes). */
+const MAX_TRIE_NODES = 1 << 20;
+const MAX_GOTO_CELLS = 1 << 23;
+const BIGRAM_WORDS = 2048;
+/** Start classes are sets of the four unit kinds (compiled-pack.ts). */
+const MAX_START_KINDS = 0b1111;
+
+type Json = Record<string, unknown>;
+
+function fail(path: string, problem: string): never {
+  throw new WarmTablesError(path, problem);
+}
+
+function object(value: unknown, path: string): Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(path, 'must be an object');
+  }
+  return value as Json;
+}
+
+function array(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value)) fail(path, 'must be an array');
+  return value;
+}
+
+function isIntegerIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+function integer(value: unknown, path: string, min: number, max: number): number {
+  if (!isIntegerIn(value, min, max)) fail(path, `must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+/** An integer column whose element paths are built only on failure (they are long). */
+function integers(value: unknown, path: string, min: number, max: number): number[] {
+  const list = array(value, path);
+  for (let i = 0; i < list.length; i++) {
+    if (!isIntegerIn(list[i], min, max)) fail(`${path}[${i}]`, `must be from ${min} to ${max}`);
+  }
+  return list as number[];
+}
+
+/** `[value, count, …]` decoded into exactly `length` values of [min, max]. */
+function runLengthDecode<T extends Uint8Array | Uint32Array>(
+  out: T,
+  value: unknown,
+  path: string,
+  max: number,
+): T {
+  const runs = integers(value, path, 0, Math.max(max, out.length));
+  if (runs.length % 2 !== 0) fail(path, 'must hold [value, count] pairs');
+  let at = 0;
+  for (let i = 0; i < runs.length; i += 2) {
+    const v = runs[i] as number;
+    const count = runs[i + 1] as number;
+    if (v > max) fail(`${path}[${i}]`, `must be at most ${max}`);
+    if (count < 1 || count > out.length - at) fail(`${path}[${i + 1}]`, 'overruns the table');
+    out.fill(v, at, at + count);
+    at += count;
+  }
+  if (at !== out.length) fail(path, `must describe ${out.length} values (got ${at})`);
+  return out;
+}
+
+/** The tables must have been built from this very pack. */
+function checkPack(value: unknown, pack: CompiledPack): void {
+  const v = object(value, 'pack');
+  if (v.name !== pack.name || v.version !== pack.version) {
+    fail('pack', `built for another pack than ${pack.name}@${pack.version}`);
+  }
+  const ids = array(v.ruleIds, 'pack.ruleIds');
+  if (ids.length !== pack.rules.length || pack.rules.some((r, i) => ids[i] !== r.id)) {
+    fail('pack.ruleIds', 'are not the rules of the pack');
+  }
+  if (v.classCount !== pack.alphabet.classCount || v.alphabet !== alphabetDigest(pack.alphabet)) {
+    fail('pack.alphabet', "is not the pack's alphabet");
+  }
+}
+
+function startClassRows(value: unknown, pack: CompiledPack): (Uint8Array | null)[] {
+  const rows = array(value, 'startClasses');
+  if (rows.length !== pack.rules.length) fail('startClasses', 'must hold one entry per rule');
+  return pack.rules.map((rule, i) => {
+    const path = `startClasses[${i}]`;
+    if (rule.keyword) {
+      if (rows[i] !== null) fail(path, 'must be null for a keyword rule');
+      return null;
+    }
+    if (rows[i] === null) return null;
+    const row = new Uint8Array(pack.alphabet.classCount);
+    return runLengthDecode(row, rows[i], path, MAX_START_KINDS);
+  });
+}
+
+/** A trie's shared tables: the parts of a KeywordAutomaton every subset on it shares. */
+interface Trie {
+  symbols: number;
+  symbolOf: Uint16Array;
+  nodeCount: number;
+  goto: Int32Array;
+  depth: Int32Array;
+  fail: Int32Array;
+}
+
+function symbolTable(value: unknown, path: string, symbols: number): Uint16Array {
+  const pairs = integers(value, path, 0, 0xffff);
+  if (pairs.length % 2 !== 0) fail(path, 'must hold [unit, symbol] pairs');
+  const symbolOf = new Uint16Array(0x10000);
+  let previous = -1;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const unit = pairs[i] as number;
+    const symbol = pairs[i + 1] as number;
+    if (unit <= previous) fail(`${path}[${i}]`, 'units must ascend');
+    if (symbol < 1 || symbol >= symbols) fail(`${path}[${i + 1}]`, `must be 1 to ${symbols - 1}`);
+    symbolOf[unit] = symbol;
+    previous = unit;
+  }
+  // Keywords are case-folded: an ASCII capital stands for its small letter.
+  for (let unit = 0x41; unit <= 0x5a; unit++) {
+    if (symbolOf[unit] !== symbolOf[unit + 32]) fail(path, 'must map capitals as small letters');
+  }
+  return symbolOf;
+}
+
+/**
+ * The trie's goto rows and failure links, as the builder completes them
+ * (keyword-automaton.ts `automatonParts`): in node order, a node's row is its
+ * failure node's row (shallower, so complete) with its own children set.
+ */
+function trieOf(value: unknown, path: string): Trie {
+  const v = object(value, path);
+  const symbols = integer(v.symbols, `${path}.symbols`, 2, 0x10000);
+  const symbolOf = symbolTable(v.symbolUnits, `${path}.symbolUnits`, symbols);
+  const edges = integers(v.edges, `${path}.edges`, 0, MAX_TRIE_NODES);
+  if (edges.length % 2 !== 0) fail(`${path}.edges`, 'must hold [parent, symbol] pairs');
+  const n = edges.length / 2 + 1;
+  if (n > MAX_TRIE_NODES || n * symbols > MAX_GOTO_CELLS) fail(path, 'is too large');
+  const depth = new Int32Array(n);
+  const childStart = new Int32Array(n + 1);
+  for (let child = 1; child < n; child++) {
+    const parent = edges[2 * child - 2] as number;
+    const symbol = edges[2 * child - 1] as number;
+    if (parent >= child) fail(`${path}.edges`, `node ${child} comes before its parent`);
+    if (symbol < 1 || symbol >= symbols) fail(`${path}.edges`, `node ${child}: bad symbol`);
+    depth[child] = (depth[parent] as number) + 1;
+    if ((depth[child] as number) < (depth[child - 1] as number)) {
+      fail(`${path}.edges`, `node ${child} is out of breadth-first order`);
+    }
+    childStart[parent + 1] = (childStart[parent + 1] as number) + 1;
+  }
+  for (let node = 0; node < n; node++) {
+    childStart[node + 1] = (childStart[node + 1] as number) + (childStart[node] as number);
+  }
+  const children = new Int32Array(n - 1);
+  const fill = childStart.slice(0, n);
+  for (let child = 1; child < n; child++) {
+    const parent = edges[2 * child - 2] as number;
+    children[(fill[parent] as number)++] = child;
+  }
+  const goto = new Int32Array(n * symbols);
+  const failOf = new Int32Array(n);
+  const seen = new Int32Array(symbols).fill(-1);
+  for (let node = 0; node < n; node++) {
+    const f = failOf[node] as number;
+    const row = node * symbols;
+    if (node > 0) goto.copyWithin(row, f * symbols, f * symbols + symbols);
+    for (let e = childStart[node] as number; e < (childStart[node + 1] as number); e++) {
+      const child = children[e] as number;
+      const sym = edges[2 * child - 1] as number;
+      if (seen[sym] === node) fail(`${path}.edges`, `node ${node} has two children on one symbol`);
+      seen[sym] = node;
+      failOf[child] = node === 0 ? 0 : (goto[f * symbols + sym] as number);
+      goto[row + sym] = child;
+    }
+  }
+  return { symbols, symbolOf, nodeCount: n, goto, depth, fail: failOf };
+}
+
+/**
+ * The automaton of `rules` on `trie`: what the builder gives for these rules'
+ * keywords (or a view of a larger set's automaton gives, which is the same):
+ * each keyword spelled from the root marks the rules it extends and, at its
+ * end, its hit; outputs merge along failure links.
+ */
+function automatonOn(trie: Trie, rules: readonly CompiledRule[], path: string): KeywordAutomaton {
+  const { nodeCount: n, symbols: w, symbolOf, goto, depth } = trie;
+  const own = new Array<KeywordHit[] | undefined>(n);
+  const extendingRules = Array.from({ length: n }, (): number[] => []);
+  const distinct = new Set<string>();
+  let maxKeywordLength = 0;
+  rules.forEach((rule, local) => {
+    for (const raw of rule.keywords ?? []) {
+      const kw = foldText(raw);
+      distinct.add(kw);
+      maxKeywordLength = Math.max(maxKeywordLength, kw.length);
+      let node = 0;
+      for (let i = 0; i < kw.length; i++) {
+        const extending = extendingRules[node] as number[];
+        if (extending[extending.length - 1] !== local) extending.push(local);
+        const symbol = symbolOf[kw.charCodeAt(i)] as number;
+        const next = symbol === 0 ? -1 : (goto[node * w + symbol] as number);
+        if (next < 0 || depth[next] !== i + 1) fail(path, `the trie lacks a keyword of ${rule.id}`);
+        node = next;
+      }
+      const hits = (own[node] ??= []);
+      if (!hits.some((h) => h.rule === local)) hits.push({ rule: local, length: kw.length });
+    }
+  });
+  if (distinct.size === 0) fail(path, 'the subset has no keyword rule');
+  const outputs = new Array<KeywordHit[]>(n);
+  const hasOutput = new Uint8Array(n);
+  for (let node = 0; node < n; node++) {
+    const mine = own[node] ?? [];
+    const merged = node === 0 ? mine : [...mine, ...(outputs[trie.fail[node] as number] ?? [])];
+    outputs[node] = merged;
+    hasOutput[node] = merged.length > 0 ? 1 : 0;
+  }
+  return new KeywordAutomaton({
+    symbolOf,
+    symbols: w,
+    hasOutput,
+    goto,
+    depth,
+    fail: trie.fail,
+    outputs,
+    extendingRules,
+    nodeCount: n,
+    maxKeywordLength,
+    keywords: [...distinct],
+  });
+}
+
+function subsetOf(value: unknown, path: string, pack: CompiledPack): CompiledRule[] {
+  const indices = integers(value, path, 0, pack.rules.length - 1);
+  if (indices.length === 0) fail(path, 'must not be empty');
+  for (let i = 1; i < indices.length; i++) {
+    if ((indices[i] as number) <= (indices[i - 1] as number)) fail(path, 'must ascend');
+  }
+  return indices.map((i) => pack.rules[i] as CompiledRule);
+}
+
+function bigramTable(value: unknown, path: string): Uint8Array | null {
+  if (value === null) return null;
+  const words = runLengthDecode(new Uint32Array(BIGRAM_WORDS), value, path, 0xffffffff);
+  const table = new Uint8Array(BIGRAM_WORDS * 32);
+  for (let i = 0; i < table.length; i++) table[i] = ((words[i >>> 5] as number) >>> (i & 31)) & 1;
+  return table;
+}
+
+/** One subset's automaton and bigram table, checked. */
+interface Seeded {
+  key: string;
+  automaton: KeywordAutomaton;
+  bigrams: Uint8Array | null;
+}
+
+/**
+ * The pack with its caches seeded from `data`; throws WarmTablesError when
+ * anything is malformed or belongs to another pack. `pack` must be freshly
+ * loaded (load-compiled-pack.ts) and not yet guarded with: its always-on
+ * rules get their start classes from the data. Subsets the data lacks are
+ * built as before, on first use.
+ */
+export function loadWarmTables(data: unknown, pack: CompiledPack): CompiledPack {
+  return runToEnd(loadWarmTablesSteps(data, pack));
+}
+
+/** `loadWarmTables` in steps (one trie or subset each), for a page's main thread. */
+export function* loadWarmTablesSteps(
+  data: unknown,
+  pack: CompiledPack,
+): Generator<void, CompiledPack, void> {
+  const v = object(data, 'tables');
+  if (v.format !== WARM_TABLES_FORMAT) fail('format', `must be "${WARM_TABLES_FORMAT}"`);
+  if (v.formatVersion !== WARM_TABLES_VERSION)
+    fail('formatVersion', `must be ${WARM_TABLES_VERSION}`);
+  checkPack(v.pack, pack);
+  const starts = startClassRows(v.startClasses, pack);
+  yield;
+  const tries: Trie[] = [];
+  for (const [i, trie] of array(v.tries, 'tries').entries()) {
+    tries.push(trieOf(trie, `tries[${i}]`));
+    yield;
+  }
+  const seeded: Seeded[] = [];
+  for (const [i, entry] of array(v.automata, 'automata').entries()) {
+    const path = `automata[${i}]`;
+    const a = object(entry, path);
+    const subset = subsetOf(a.subset, `${path}.subset`, pack);
+    const trie = tries[integer(a.trie, `${path}.trie`, 0, tries.length - 1)] as Trie;
+    seeded.push({
+      key: subsetKey(subset),
+      automaton: automatonOn(trie, subset, path),
+      bigrams: bigramTable(a.bigrams, `${path}.bigrams`),
+    });
+    yield;
+  }
+  return seed(pack, starts, seeded);
+}
+
+/** Only once everything is checked: the pack's caches, seeded. */
+function seed(
+  pack: CompiledPack,
+  starts: readonly (Uint8Array | null)[],
+  seeded: readonly Seeded[],
+): CompiledPack {
+  pack.rules.forEach((rule, i) => {
+    const classes = starts[i];
+    // The compiled rule computes its start classes on first read (compiled-pack.ts); this
+    // replaces that getter with the value the background computed from the same rule.
+    if (classes instanceof Uint8Array) {
+      Object.defineProperty(rule, 'startClasses', { value: classes, enumerable: true });
+    }
+  });
+  const automata = new Map<string, KeywordAutomaton>();
+  for (const { key, automaton, bigrams } of seeded) {
+    automata.set(key, automaton);
+    if (bigrams !== null) adoptBigramTable(automaton, bigrams);
+  }
+  return {
+    ...pack,
+    keywordAutomaton: (subset) => automata.get(subsetKey(subset)) ?? pack.keywordAutomaton(subset),
+    *keywordAutomatonSteps(subset) {
+      return automata.get(subsetKey(subset)) ?? (yield* pack.keywordAutomatonSteps(subset));
+    },
+  };
+}
