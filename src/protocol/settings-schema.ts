@@ -6,6 +6,7 @@
 import { combineKindPolicy } from '../core/guard/kind-policy.ts';
 import type { RuleKind } from '../core/rules/rule.ts';
 import type { SerialisedPack } from '../core/rules/serialised-pack.ts';
+import type { WarmTables } from '../core/rules/warm-tables.ts';
 
 export const SETTINGS_KEY = 'settings';
 export const SETTINGS_VERSION = 1;
@@ -93,6 +94,11 @@ export interface CompiledPageRules {
   pack: SerialisedPack;
   /** The shipped source-label pack (issue 5 history projection), as a rule pack. */
   labels: { name: string; version: string; minProse: number; rules: SerialisedPack };
+  /**
+   * The pack's warm tables for this config's two policies, built once per browser
+   * session in the background (issue 19 §4, warm-tables.ts); the page checks them.
+   */
+  warm?: WarmTables;
 }
 
 /**
