@@ -29,6 +29,7 @@ export const CSV_COLUMNS = [
   'length',
   'digest',
   'pack',
+  'also',
 ] as const;
 
 export function toJsonExport(records: readonly AuditRecord[], exportedAt: number): string {
@@ -54,9 +55,12 @@ export function csvCell(value: string | number | undefined): string {
 }
 
 function cellsOf(record: AuditRecord): (string | number | undefined)[] {
-  return CSV_COLUMNS.map((column) =>
-    column === 'isoTime' ? new Date(record.time).toISOString() : record[column],
-  );
+  return CSV_COLUMNS.map((column) => {
+    if (column === 'isoTime') return new Date(record.time).toISOString();
+    // Rule ids hold no spaces (validate-pack), so one space joins the list in one cell.
+    if (column === 'also') return record.also?.join(' ');
+    return record[column];
+  });
 }
 
 export function toCsvExport(records: readonly AuditRecord[]): string {

@@ -38,6 +38,7 @@ export async function recordsFromGuardEvents(
         length: event.end - event.start,
         digest: await digest(event.matched),
         pack: event.pack,
+        ...(event.also !== undefined ? { also: [...event.also] } : {}),
       });
     } else {
       records.push({

@@ -24,6 +24,8 @@ export const MESSAGE_LIMITS = {
   /** Matched text longer than the longest rule match (validate-pack MAX_MATCH_LENGTH). */
   matchedLength: 65_536,
   messageLength: 500,
+  /** Rules one merged redaction can name besides its own: more than any pack holds. */
+  alsoRules: 1_000,
 } as const;
 
 function isPlain(value: unknown): value is Plain {
@@ -63,6 +65,15 @@ const STREAM_OUTCOMES: readonly string[] = [
 
 const MATCH_ACTIONS: readonly string[] = ['redact', 'block', 'flag', 'warn'];
 
+/** Issue 17: the rules a merged redaction also covered; a short list of rule ids. */
+function isRuleList(value: unknown): value is string[] {
+  return (
+    Array.isArray(value) &&
+    value.length <= MESSAGE_LIMITS.alsoRules &&
+    value.every((rule) => isShortString(rule))
+  );
+}
+
 function isGuardEvent(value: unknown): value is PageGuardEvent {
   if (!isPlain(value)) return false;
   if (value.type === 'match') {
@@ -75,7 +86,8 @@ function isGuardEvent(value: unknown): value is PageGuardEvent {
       isOffset(value.end) &&
       value.end >= value.start &&
       isShortString(value.pack) &&
-      isShortString(value.matched, MESSAGE_LIMITS.matchedLength)
+      isShortString(value.matched, MESSAGE_LIMITS.matchedLength) &&
+      (value.also === undefined || isRuleList(value.also))
     );
   }
   if (value.type === 'error') {

@@ -9,8 +9,8 @@ import type { GuardEvent } from '../core/guard/guard-event.ts';
 
 export function eventRecord(event: GuardEvent): string {
   if (event.type === 'match') {
-    const { rule, action, start, end, kind, type, pack } = event;
-    return JSON.stringify({ rule, action, start, end, kind, type, pack });
+    const { rule, action, start, end, kind, type, pack, also } = event;
+    return JSON.stringify({ rule, action, start, end, kind, type, pack, also });
   }
   const { rule, at, message, type, pack } = event;
   return JSON.stringify({

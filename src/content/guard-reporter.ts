@@ -64,7 +64,7 @@ function toPageEvent(event: GuardEvent): PageGuardEvent {
     if (event.rule !== undefined) out.rule = event.rule;
     return out;
   }
-  return {
+  const out: PageGuardEvent = {
     type: 'match',
     rule: event.rule,
     kind: event.kind,
@@ -75,6 +75,8 @@ function toPageEvent(event: GuardEvent): PageGuardEvent {
     // Always attached by the page's guards (attachMatchedText); '' would be rejected by the bridge.
     matched: event.matched ?? '',
   };
+  if (event.also !== undefined && event.also.length > 0) out.also = [...event.also];
+  return out;
 }
 
 export function createGuardReporter(

@@ -18,6 +18,8 @@ export interface PageMatchEvent {
   start: number;
   end: number;
   pack: string;
+  /** Issue 17: the other rules whose spans the redaction merged (rule ids only, never text). */
+  also?: string[];
   /**
    * The matched text, so the bridge/background can compute the keyed digest.
    * Crosses only the private channel and the runtime messaging; never stored,

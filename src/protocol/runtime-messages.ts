@@ -204,6 +204,8 @@ export interface AuditRecord {
   /** HMAC-SHA-256 of the matched text with the per-install key, hex, truncated to 16 bytes. */
   digest: string;
   pack: string;
+  /** Issue 17: the other rules a merged redaction covered (ids only); the record names the most specific. */
+  also?: string[];
 }
 
 export interface AuditQuery {

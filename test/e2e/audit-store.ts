@@ -11,6 +11,7 @@ export interface LoggedRecord {
   action: string;
   site: string;
   digest: string;
+  also?: string[];
 }
 
 /** Every record of the audit store, read straight from IndexedDB in an extension page. */

@@ -74,6 +74,10 @@ describe.each([
     expect(rules).toContain('openai-api-key');
     expect(rules).toContain('github-pat');
     expect(rules).not.toContain('password-assignment');
+    // The generic assignment rule the key's redaction merged is listed beside it, by id.
+    const openai = records.find((r) => r.rule === 'openai-api-key');
+    expect(openai?.also?.length ?? 0).toBeGreaterThan(0);
+    expect(openai?.also).not.toContain('openai-api-key');
     expect(JSON.stringify(records)).not.toContain(key.slice(8, 40));
   });
 });

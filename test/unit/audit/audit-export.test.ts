@@ -37,6 +37,20 @@ describe('CSV export', () => {
     expect(lines[1]!.startsWith('1,0,1970-01-01T00:00:00.000Z,')).toBe(true);
     expect(lines[2]).toContain(',0,3,3,');
   });
+
+  it('writes the other rules of a merged redaction in one cell, and an empty cell without them', () => {
+    const csv = toCsvExport([
+      auditRecord(0, {
+        id: 1,
+        rule: 'openai-api-key',
+        also: ['password-assignment', 'generic-api-key'],
+      }),
+      auditRecord(0, { id: 2 }),
+    ]);
+    const [, merged, single] = csv.split('\r\n');
+    expect(merged!.endsWith(',password-assignment generic-api-key')).toBe(true);
+    expect(single!.endsWith(',')).toBe(true);
+  });
 });
 
 describe('JSON export', () => {

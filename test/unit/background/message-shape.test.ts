@@ -36,6 +36,10 @@ describe('parseContentMessage', () => {
       'guard events',
       guardEvents([match, { type: 'error', message: 'validator threw', at: 4, pack: 'core' }]),
     ],
+    [
+      'a merged redaction naming other rules',
+      guardEvents([{ ...match, also: ['generic-api-key'] }]),
+    ],
     ['holding', { to: 'background', type: 'holding', streamId: 's1', holding: true }],
     ['stream-end', { to: 'background', type: 'stream-end', streamId: 's1', outcome: 'blocked' }],
     [
@@ -64,6 +68,14 @@ describe('parseContentMessage', () => {
     ['end before start', guardEvents([{ ...match, start: 9, end: 1 }])],
     ['a negative offset', guardEvents([{ ...match, start: -1 }])],
     ['a fractional offset', guardEvents([{ ...match, end: 2.5 }])],
+    ['other rules not a list', guardEvents([{ ...match, also: 'generic-api-key' }])],
+    ['other rules not strings', guardEvents([{ ...match, also: [1] }])],
+    [
+      'too many other rules',
+      guardEvents([
+        { ...match, also: Array.from({ length: MESSAGE_LIMITS.alsoRules + 1 }, () => 'r') },
+      ]),
+    ],
     [
       'matched text too long',
       guardEvents([{ ...match, matched: 'x'.repeat(MESSAGE_LIMITS.matchedLength + 1) }]),
