@@ -50,6 +50,11 @@ export const READING_PATHS = {
   'web-socket: text frames': 'guarded',
   'web-socket: binary frames, binaryType "blob"': 'guarded',
   'web-socket: binary frames, binaryType "arraybuffer"': 'guarded',
+  // JSON answers no socket format claims (OpenAI-style deltas, or any JSON on a socket the
+  // page sent a chat request on): the generic adapter (socket-json-guard.ts).
+  'web-socket: JSON text frames in no socket format': 'guarded',
+  // No text in them: reported as undecodable, and the socket is closed (web-socket-hook.ts).
+  'web-socket: binary frames that are not UTF-8, on a chat socket': 'refused',
 } as const satisfies Record<string, ReadingVerdict>;
 
 export type ReadingPath = keyof typeof READING_PATHS;

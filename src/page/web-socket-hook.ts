@@ -3,7 +3,17 @@
  * recognises are guarded before the page's `onmessage` / `message` listeners see them.
  * Open WebUI streams its answers as Socket.IO events on a WebSocket (WIRE-FORMATS.md
  * §6.1; `OpenWebUiSocketGuard`). ChatGPT's WebSocket hand-off (§1.7, `encoded_item` SSE
- * strings) has no adapter yet, so those sockets pass untouched.
+ * strings) has no adapter yet: such a socket is guarded only as below.
+ *
+ * Issue 18 §3, any other socket: a message that is one JSON value is guarded by the
+ * generic structural adapter (socket-json-guard.ts, continuity across messages) when it
+ * shows a known answer shape (OpenAI-style `choices[].delta` and the other shapes the
+ * recognisers read by structure) or when the page sent a chat-shaped message on the
+ * socket (`send` is wrapped to judge it: chat-request-probe.ts). Once a socket is
+ * guarded that way, its later JSON messages go to the same guard; a text message that is
+ * not JSON is no answer frame and passes (it may then overtake held messages). The
+ * chat-request verdict throwing makes the socket a chat socket (more is guarded).
+ * A socket with no chat sign keeps the browser's own messages.
  *
  * Design: the page keeps the native WebSocket (send, close, protocols are the
  * browser's). The constructor registers the hook's capturing `message` and `close`
@@ -22,8 +32,11 @@
  * once, the native socket always receives ArrayBuffers; `binaryType` is kept per socket
  * for the page (its getter and setter are patched, the native setter still validates),
  * and a binary message the page wants as a Blob is handed over as a new Blob of the same
- * bytes. Binary messages that are not UTF-8 (attachments, images) carry no answer text:
- * they pass as they are, not reordered behind held messages.
+ * bytes. A binary message that is not UTF-8 carries no text that can be guarded: on a
+ * guarded socket or one the page sent a chat request on, it is reported (the
+ * "could not be decoded" notice and a `wire-undecodable` audit record, through the
+ * generic adapter) and the socket fails closed, never passed silently; on any other
+ * socket (images, attachments of a site's other sockets) it passes as it is.
  *
  * Failures: an exception in the hook's own steps, or a guard that fails, fails closed:
  * the socket is closed and no later message reaches the page.
@@ -31,12 +44,16 @@
  * No extension APIs here: this code runs in the page's own world.
  */
 
+import { headShowsKnownShape, recognisers } from '../core/wire/wire-recognisers.ts';
+import type { WireProbe } from '../core/wire/wire-event.ts';
+import { isChatRequestBody } from './chat-request-probe.ts';
 import { newFetchHookStats } from './fetch-hook.ts';
 import {
   call,
   decodeText,
   Encoder,
   getOwnPropertyDescriptor,
+  jsonParse,
   MessageOf,
   NativeBlob,
   NativeTextDecoder,
@@ -45,14 +62,27 @@ import {
   weakMap,
   weakSet,
 } from './intrinsics.ts';
-import { replaceAccessor, replaceConstructor } from './native-patch.ts';
+import { replaceAccessor, replaceConstructor, replaceMethod } from './native-patch.ts';
 import type { PageHookOptions, SocketMessageGuard } from './page-hook-options.ts';
 import type { SocketSink } from './remote-guard.ts';
+import { HEAD_BYTES } from './response-peek.ts';
+import { socketJsonGuard } from './socket-json-guard.ts';
 
 export type WebSocketHookOptions = Pick<
   PageHookOptions,
-  'createSocketGuard' | 'stats' | 'reportFailure'
->;
+  'createSocketGuard' | 'createWireGuard' | 'stats' | 'reportFailure'
+> & {
+  /**
+   * Issue 18 §1: whether a message the page sends looks like a chat request
+   * (chat-request-probe.ts `isChatRequestBody`, the default): the socket is then a chat
+   * socket, whose JSON answers the generic adapter guards and whose undecodable binary
+   * messages are reported.
+   */
+  chatRequestBody?: (
+    request: { url: string; method: string; contentType: string },
+    body: unknown,
+  ) => boolean;
+};
 
 export interface WebSocketHookTarget {
   WebSocket: typeof WebSocket;
@@ -83,12 +113,37 @@ interface SocketState {
   kinds: boolean[];
   /** The next entry of `kinds` to deliver. */
   delivered: number;
+  /** Issue 18: the page sent a chat-shaped message on this socket. */
+  chat: boolean;
+  /** Guarded by the generic adapter (socket-json-guard.ts): only JSON messages go in. */
+  generic: boolean;
 }
 
 const INSTALLED = weakSet<object>();
 /** UTF-8 that refuses what is not: a binary message is text only when it decodes. */
 const STRICT = { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions;
 const encoder = new NativeTextEncoder();
+/** What the generic adapter is handed for a binary message that is not UTF-8 (see below). */
+const BINARY_MARK = '\u0000';
+/** A sink for output no page may see. */
+const IGNORED: SocketSink = {
+  deliver: () => undefined,
+  done: () => undefined,
+  fail: () => undefined,
+};
+
+/** True when `text` is one JSON object or array (the generic socket guard takes only those). */
+function isJsonMessage(text: string): boolean {
+  const start = text.search(/\S/);
+  const first = start < 0 ? '' : text[start];
+  if (first !== '{' && first !== '[') return false;
+  try {
+    jsonParse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The phase, re-read after a call that may have moved it on. */
 const phaseOf = (state: SocketState): Phase => state.phase;
@@ -97,7 +152,8 @@ export function installWebSocketHook(
   target: WebSocketHookTarget,
   options: WebSocketHookOptions = {},
 ): void {
-  const { createSocketGuard, reportFailure } = options;
+  const { createSocketGuard, createWireGuard, reportFailure } = options;
+  const chatRequestBody = options.chatRequestBody ?? isChatRequestBody;
   const stats = options.stats ?? newFetchHookStats();
   if (!createSocketGuard) return;
   if (typeof target.WebSocket !== 'function' || INSTALLED.has(target.WebSocket)) return;
@@ -177,6 +233,58 @@ export function installWebSocketHook(
     fail: () => failClosed(socket, state),
   });
 
+  /**
+   * Issue 18 §3: the generic adapter's guard for a socket whose JSON message no socket
+   * format claims, when the page sent a chat request on it or the message shows a known
+   * answer shape (OpenAI-style deltas and the other shapes `headShowsKnownShape` reads).
+   * Runs inside `pristine`. Undefined when the socket is not one to guard this way.
+   */
+  const genericGuard = (
+    socket: WebSocket,
+    state: SocketState,
+    text: string,
+  ): SocketMessageGuard | undefined => {
+    if (!createWireGuard) return undefined;
+    const head = text.slice(0, HEAD_BYTES);
+    if (!state.chat && !headShowsKnownShape(head)) return undefined;
+    if (!isJsonMessage(text)) return undefined;
+    const probe: WireProbe = { url: state.url, method: 'GET', contentType: '', head };
+    if (state.chat) probe.chatRequest = true;
+    const guard = socketJsonGuard(
+      createWireGuard(recognisers.generic, probe),
+      sinkFor(socket, state),
+    );
+    state.generic = true;
+    return guard;
+  };
+
+  /**
+   * A binary message that is not UTF-8 on a chat socket: no text can be guarded in it,
+   * so it is reported (the notice and the audit log's `wire-undecodable` record, as for
+   * an HTTP answer that cannot be decoded) and the socket fails closed. The report goes
+   * through the generic adapter, which reports a body whose first character is a control
+   * character as binary: the hook already knows the message is not text, so it hands
+   * over that one byte, not the message.
+   */
+  const reportUndecodable = (socket: WebSocket, state: SocketState): void => {
+    if (createWireGuard) {
+      const probe: WireProbe = {
+        url: state.url,
+        method: 'GET',
+        contentType: '',
+        head: '',
+        chatRequest: true,
+      };
+      // Read to its end, nothing of it for the page (cancelling would withdraw the report).
+      const report = socketJsonGuard(createWireGuard(recognisers.generic, probe), IGNORED);
+      report.push(BINARY_MARK);
+      report.end();
+    } else {
+      reportFailure?.('web-socket', 'undecodable');
+    }
+    failClosed(socket, state);
+  };
+
   const onMessage = (socket: WebSocket, state: SocketState, event: Event): void => {
     if (synthetic.has(event) || !(event instanceof MessageEvent)) return;
     if (state.phase !== 'undecided' && state.phase !== 'guarded') {
@@ -197,10 +305,20 @@ export function installWebSocketHook(
       } else {
         text = data as string;
       }
+      if (text === undefined && (state.chat || state.phase === 'guarded')) {
+        // Not UTF-8, on a chat socket: reported, and nothing more reaches the page.
+        call(stopImmediate, event);
+        reportUndecodable(socket, state);
+        return;
+      }
       if (text !== undefined && state.phase === 'undecided') {
-        const probe = { url: state.url, method: 'GET', contentType: '', head: text };
+        const head = text;
+        const probe = { url: state.url, method: 'GET', contentType: '', head };
         // The decision runs with the built-ins of document_start (intrinsics.ts).
-        const guard = pristine(() => createSocketGuard(probe, sinkFor(socket, state)));
+        const guard = pristine(
+          () =>
+            createSocketGuard(probe, sinkFor(socket, state)) ?? genericGuard(socket, state, head),
+        );
         if (guard !== undefined) {
           state.guard = guard;
           state.origin = call<string>(MessageOf.origin, event);
@@ -209,7 +327,11 @@ export function installWebSocketHook(
           stats.wireGuarded++;
         }
       }
-      if (phaseOf(state) !== 'guarded' || text === undefined) {
+      // A generic socket's message that is not one JSON value: not an answer frame.
+      const candidate = text;
+      const skipped =
+        state.generic && candidate !== undefined && !pristine(() => isJsonMessage(candidate));
+      if (phaseOf(state) !== 'guarded' || text === undefined || skipped) {
         // The browser's own message; a binary one in the page's type.
         if (binary && state.binaryType === 'blob') {
           call(stopImmediate, event);
@@ -278,6 +400,8 @@ export function installWebSocketHook(
       binaryType: call<string>(binaryType.get, socket),
       kinds: [],
       delivered: 0,
+      chat: false,
+      generic: false,
     };
     call(binaryType.set!, socket, 'arraybuffer');
     states.set(socket, state);
@@ -287,4 +411,23 @@ export function installWebSocketHook(
     listen('close', (event) => onClose(socket, state, event));
   });
   INSTALLED.add(target.WebSocket);
+
+  // Issue 18 §1: a socket the page sends a chat request on is a chat socket.
+  replaceMethod(socketProto, 'send', target, (nativeSend) => {
+    return {
+      send(this: WebSocket, ...args: unknown[]): void {
+        const state = states.get(this);
+        if (state !== undefined && !state.chat) {
+          const request = { url: state.url, method: 'POST', contentType: 'application/json' };
+          try {
+            state.chat = pristine(() => chatRequestBody(request, args[0]));
+          } catch {
+            // No verdict: treated as a chat socket (more is guarded, nothing less).
+            state.chat = true;
+          }
+        }
+        call(nativeSend, this, ...args);
+      },
+    }.send as never;
+  });
 }

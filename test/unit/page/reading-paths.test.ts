@@ -230,8 +230,36 @@ function socketRealm() {
         },
       };
     },
+    // As main-world.ts: the generic adapter for JSON answers no socket format claims.
+    createWireGuard: (recogniser: WireRecogniser) => localWireGuard(recogniser),
   });
   return target.WebSocket;
+}
+
+/** OpenAI-style chunks, one JSON text frame each, on a socket no format claims. */
+async function viaJsonSocket(): Promise<Outcome> {
+  const WebSocket = socketRealm();
+  const socket = new WebSocket('ws://127.0.0.1:8080/realtime');
+  const got: string[] = [];
+  socket.addEventListener('message', (event) => got.push(`${(event as MessageEvent).data}`));
+  for (const { data } of eventsOf(sse)) if (data !== '[DONE]') socket.emit(data);
+  socket.closeFromServer(1000);
+  await vi.waitFor(() => expect(socket.readyState).toBe(3));
+  await settle();
+  return { text: openAiDataText(got), failed: false };
+}
+
+/** A chat socket whose answer comes as a binary frame that is not UTF-8. */
+async function viaUndecodableSocket(): Promise<Outcome> {
+  const WebSocket = socketRealm();
+  const socket = new WebSocket('ws://127.0.0.1:8080/ws');
+  socket.binaryType = 'arraybuffer';
+  const got: string[] = [];
+  socket.addEventListener('message', (event) => got.push(decode((event as MessageEvent).data)));
+  socket.send(JSON.stringify({ messages: [{ role: 'user', content: 'the key?' }] }));
+  socket.emitBinary(new Uint8Array([0xff, 0xfe, ...encode(`The key is ${token}`)]));
+  await settle();
+  return { text: got.join(''), failed: socket.closedWith !== undefined };
 }
 
 async function viaSocket(binaryType: BinaryType | undefined): Promise<Outcome> {
@@ -436,6 +464,8 @@ const CASES: Record<ReadingPath, () => Promise<Outcome>> = {
   'web-socket: text frames': () => viaSocket(undefined),
   'web-socket: binary frames, binaryType "blob"': () => viaSocket('blob'),
   'web-socket: binary frames, binaryType "arraybuffer"': () => viaSocket('arraybuffer'),
+  'web-socket: JSON text frames in no socket format': viaJsonSocket,
+  'web-socket: binary frames that are not UTF-8, on a chat socket': viaUndecodableSocket,
 };
 
 function expectVerdict(verdict: ReadingVerdict, outcome: Outcome): void {
