@@ -45,17 +45,19 @@ export interface ManagedPack {
 }
 
 /** Why a managed value was ignored (codes, never the value: it is shown and logged). */
-export type ManagedProblem =
-  | 'unknown-field'
-  | 'not-an-object'
-  | 'not-a-list'
-  | 'not-a-boolean'
-  | 'not-a-site'
-  | 'unknown-kind'
-  | 'unknown-action'
-  | 'out-of-range'
-  | 'invalid-pack'
-  | 'empty-name';
+export const MANAGED_PROBLEMS = [
+  'unknown-field',
+  'not-an-object',
+  'not-a-list',
+  'not-a-boolean',
+  'not-a-site',
+  'unknown-kind',
+  'unknown-action',
+  'out-of-range',
+  'invalid-pack',
+  'empty-name',
+] as const;
+export type ManagedProblem = (typeof MANAGED_PROBLEMS)[number];
 
 export interface ManagedIssue {
   /** Where in the policy, e.g. `incomingPolicy.secret` (keys cut to 80 characters). */

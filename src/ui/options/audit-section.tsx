@@ -1,5 +1,6 @@
 import type { AuditSettings } from '../../protocol/settings-schema.ts';
 import { t } from '../i18n.ts';
+import type { ManagedLocks } from '../managed-locks.ts';
 import { ClearLogButton } from './clear-log-button.tsx';
 import { RetentionField } from './retention-field.tsx';
 import { RETENTION_LIMITS } from './settings-edits.ts';
@@ -7,6 +8,8 @@ import { RETENTION_LIMITS } from './settings-edits.ts';
 export interface AuditSectionProps {
   audit: AuditSettings;
   disabled: boolean;
+  /** Issue 21 §1: retention bounds the organisation sets. */
+  locks: Pick<ManagedLocks, 'retention'>;
   onRetention: (field: keyof AuditSettings, typed: string) => boolean;
   onExport: (format: 'json' | 'csv') => void;
   onClear: () => void;
@@ -16,6 +19,7 @@ export interface AuditSectionProps {
 export function AuditSection({
   audit,
   disabled,
+  locks,
   onRetention,
   onExport,
   onClear,
@@ -33,6 +37,7 @@ export function AuditSection({
           min={RETENTION_LIMITS.maxRecords.min}
           max={RETENTION_LIMITS.maxRecords.max}
           disabled={disabled}
+          locked={locks.retention('maxRecords')}
           onCommit={(typed) => onRetention('maxRecords', typed)}
         />
         <RetentionField
@@ -43,6 +48,7 @@ export function AuditSection({
           min={RETENTION_LIMITS.maxAgeDays.min}
           max={RETENTION_LIMITS.maxAgeDays.max}
           disabled={disabled}
+          locked={locks.retention('maxAgeDays')}
           onCommit={(typed) => onRetention('maxAgeDays', typed)}
         />
       </div>

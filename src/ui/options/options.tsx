@@ -12,11 +12,14 @@ import {
 import { auditExportFileName, auditExportMime, packFileName } from '../download-name.ts';
 import { downloadText } from '../download-file.ts';
 import { t } from '../i18n.ts';
+import { useManagedPolicy } from '../managed-policy-client.ts';
+import type { ManagedLocks } from '../managed-locks.ts';
 import { Notice } from '../notice.tsx';
 import { manifestHostPermissions, requestSitePermission } from '../permission-request.ts';
 import { coveredByManifest } from '../site-permission.ts';
 import { AuditSection } from './audit-section.tsx';
 import { ImageHostsSection } from './image-hosts-section.tsx';
+import { ManagedNotice } from './managed-notice.tsx';
 import { summarisePack } from './pack-summary.ts';
 import { PacksSection } from './packs-section.tsx';
 import { PolicySection } from './policy-section.tsx';
@@ -46,6 +49,14 @@ export function Options() {
     );
   };
   useEffect(reload, []);
+
+  // Issue 21 §1: the organisation's policy; a live change re-reads the settings in force.
+  const managed = useManagedPolicy(() => {
+    void getSettings().then((answer) => {
+      if (answer.ok) show(answer.value);
+    });
+  });
+  const { locks } = managed;
 
   const save = (edit: (settings: Settings) => Settings | null): boolean => {
     const previous = latest.current;
@@ -147,6 +158,7 @@ export function Options() {
           {notice.text}
         </Notice>
       ) : null}
+      <ManagedNotice locks={locks} />
       {load.kind === 'loading' ? <p class="csg-muted">{t('options_loading')}</p> : null}
       {load.kind === 'unreachable' ? (
         <>
@@ -159,46 +171,79 @@ export function Options() {
         </>
       ) : null}
       {load.kind === 'ready' ? (
-        <>
-          <SitesSection
-            sites={load.settings.sites}
-            isDefault={(site) => coveredByManifest(site, manifestHostPermissions())}
-            disabled={busy}
-            onAdd={(site) => switchSite(site, true)}
-            onToggle={switchSite}
-            onRemove={(site) => save((s) => edits.removeSite(s, site))}
-          />
-          <PolicySection
-            policy={load.settings.policy}
-            disabled={busy}
-            onIncoming={(kind, action) => save((s) => edits.setIncomingPolicy(s, kind, action))}
-            onOutgoing={(kind, action) => save((s) => edits.setOutgoingPolicy(s, kind, action))}
-          />
-          <ImageHostsSection
-            hosts={load.settings.allowedImageHosts}
-            disabled={busy}
-            onAdd={(host) => save((s) => edits.addImageHost(s, host))}
-            onRemove={(host) => save((s) => edits.removeImageHost(s, host))}
-          />
-          <PacksSection
-            settings={load.settings}
-            builtin={builtinPackSources}
-            disabled={busy}
-            onPackToggle={(pack, enabled) => save((s) => edits.setPackEnabled(s, pack, enabled))}
-            onRuleToggle={(rule, enabled) => save((s) => edits.setRuleEnabled(s, rule, enabled))}
-            onImport={(pack) => save((s) => edits.putCustomPack(s, pack))}
-            onRemoveCustom={(name) => save((s) => edits.removeCustomPack(s, name))}
-            onExport={exportPack}
-          />
-          <AuditSection
-            audit={load.settings.audit}
-            disabled={busy}
-            onRetention={(field, typed) => save((s) => edits.setRetention(s, field, typed))}
-            onExport={exportLog}
-            onClear={clearLog}
-          />
-        </>
+        <OptionsSections
+          settings={managed.enforce(load.settings)}
+          locks={locks}
+          busy={busy}
+          switchSite={switchSite}
+          save={save}
+          exportLog={exportLog}
+          clearLog={clearLog}
+          exportPack={exportPack}
+        />
       ) : null}
     </main>
+  );
+}
+
+interface OptionsSectionsProps {
+  settings: Settings;
+  locks: ManagedLocks;
+  busy: boolean;
+  switchSite: (site: string, enabled: boolean) => void;
+  save: (edit: (settings: Settings) => Settings | null) => boolean;
+  exportLog: (format: 'json' | 'csv') => void;
+  clearLog: () => void;
+  exportPack: (source: unknown) => void;
+}
+
+/** The sections of the page, each control locked where the organisation decides. */
+function OptionsSections(props: OptionsSectionsProps) {
+  const { settings, locks, busy, switchSite, save, exportLog, clearLog, exportPack } = props;
+  return (
+    <>
+      <SitesSection
+        sites={settings.sites}
+        isDefault={(site) => coveredByManifest(site, manifestHostPermissions())}
+        disabled={busy}
+        isLocked={locks.site}
+        onAdd={(site) => switchSite(site, true)}
+        onToggle={switchSite}
+        onRemove={(site) => save((s) => edits.removeSite(s, site))}
+      />
+      <PolicySection
+        policy={settings.policy}
+        disabled={busy}
+        locks={locks}
+        onIncoming={(kind, action) => save((s) => edits.setIncomingPolicy(s, kind, action))}
+        onOutgoing={(kind, action) => save((s) => edits.setOutgoingPolicy(s, kind, action))}
+      />
+      <ImageHostsSection
+        hosts={settings.allowedImageHosts}
+        disabled={busy}
+        locked={locks.imageHosts}
+        onAdd={(host) => save((s) => edits.addImageHost(s, host))}
+        onRemove={(host) => save((s) => edits.removeImageHost(s, host))}
+      />
+      <PacksSection
+        settings={settings}
+        builtin={builtinPackSources}
+        disabled={busy}
+        locks={locks}
+        onPackToggle={(pack, enabled) => save((s) => edits.setPackEnabled(s, pack, enabled))}
+        onRuleToggle={(rule, enabled) => save((s) => edits.setRuleEnabled(s, rule, enabled))}
+        onImport={(pack) => save((s) => edits.putCustomPack(s, pack))}
+        onRemoveCustom={(name) => save((s) => edits.removeCustomPack(s, name))}
+        onExport={exportPack}
+      />
+      <AuditSection
+        audit={settings.audit}
+        disabled={busy}
+        locks={locks}
+        onRetention={(field, typed) => save((s) => edits.setRetention(s, field, typed))}
+        onExport={exportLog}
+        onClear={clearLog}
+      />
+    </>
   );
 }

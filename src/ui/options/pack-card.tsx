@@ -1,4 +1,5 @@
 import { t } from '../i18n.ts';
+import { LockedBadge } from '../locked-badge.tsx';
 import { kindName, ruleName } from '../rule-names.ts';
 import type { PackSummary } from './pack-summary.ts';
 
@@ -8,6 +9,9 @@ export interface PackCardProps {
   enabled: boolean;
   disabledRules: readonly string[];
   disabled: boolean;
+  /** Issue 21 §1: the organisation switches this pack (or it is the organisation's). */
+  packLocked: boolean;
+  isRuleLocked: (id: string) => boolean;
   onPackToggle: (enabled: boolean) => void;
   onRuleToggle: (rule: string, enabled: boolean) => void;
   onExport: () => void;
@@ -17,7 +21,7 @@ export interface PackCardProps {
 
 /** One rule pack: on/off, its rules each on/off, export (and remove for custom packs). */
 export function PackCard(props: PackCardProps) {
-  const { pack, builtin, enabled, disabledRules, disabled } = props;
+  const { pack, builtin, enabled, disabledRules, disabled, packLocked } = props;
   return (
     <li class="csg-pack" data-pack={pack.name} data-testid="pack">
       <div class="csg-pack-head">
@@ -25,7 +29,7 @@ export function PackCard(props: PackCardProps) {
           <input
             type="checkbox"
             checked={enabled}
-            disabled={disabled}
+            disabled={disabled || packLocked}
             data-testid="pack-enabled"
             onChange={() => props.onPackToggle(!enabled)}
           />
@@ -35,6 +39,7 @@ export function PackCard(props: PackCardProps) {
             {builtin ? ` · ${t('options_pack_builtin')}` : ''}
           </span>
         </label>
+        {packLocked ? <LockedBadge /> : null}
         <button
           type="button"
           aria-label={t('options_pack_export_named', pack.name)}
@@ -60,13 +65,14 @@ export function PackCard(props: PackCardProps) {
         <ul class="csg-rows">
           {pack.rules.map((rule) => {
             const ruleEnabled = !disabledRules.includes(rule.id);
+            const ruleLocked = props.isRuleLocked(rule.id);
             return (
               <li key={rule.id} data-rule={rule.id}>
                 <label class="csg-check" title={rule.description}>
                   <input
                     type="checkbox"
                     checked={ruleEnabled}
-                    disabled={disabled || !enabled}
+                    disabled={disabled || !enabled || ruleLocked}
                     data-testid="rule-enabled"
                     onChange={() => props.onRuleToggle(rule.id, !ruleEnabled)}
                   />
@@ -75,6 +81,7 @@ export function PackCard(props: PackCardProps) {
                     {rule.id} · {kindName(rule.kind, t)}
                   </span>
                 </label>
+                {ruleLocked ? <LockedBadge /> : null}
               </li>
             );
           })}

@@ -1,6 +1,7 @@
 import type { RulePack } from '../../core/rules/rule.ts';
 import type { Settings } from '../../protocol/settings-schema.ts';
 import { t } from '../i18n.ts';
+import type { ManagedLocks } from '../managed-locks.ts';
 import { PackCard } from './pack-card.tsx';
 import { PackImportField } from './pack-import-field.tsx';
 import { summarisePack } from './pack-summary.ts';
@@ -10,6 +11,8 @@ export interface PacksSectionProps {
   settings: Settings;
   builtin: readonly RulePack[];
   disabled: boolean;
+  /** Issue 21 §1: packs and rules the organisation switches (or ships). */
+  locks: Pick<ManagedLocks, 'pack' | 'rule'>;
   onPackToggle: (pack: string, enabled: boolean) => void;
   onRuleToggle: (rule: string, enabled: boolean) => void;
   onImport: (pack: RulePack) => void;
@@ -32,10 +35,16 @@ export function PacksSection(props: PacksSectionProps) {
         enabled={isPackEnabled(settings, pack.name)}
         disabledRules={settings.packs.disabledRules}
         disabled={disabled}
+        packLocked={props.locks.pack(pack.name)}
+        isRuleLocked={props.locks.rule}
         onPackToggle={(enabled) => props.onPackToggle(pack.name, enabled)}
         onRuleToggle={props.onRuleToggle}
         onExport={() => props.onExport(source)}
-        onRemove={isBuiltin ? undefined : () => props.onRemoveCustom(pack.name)}
+        onRemove={
+          isBuiltin || props.locks.pack(pack.name)
+            ? undefined
+            : () => props.onRemoveCustom(pack.name)
+        }
       />
     );
   };

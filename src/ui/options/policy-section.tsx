@@ -1,6 +1,8 @@
 import { RULE_KINDS, type RuleKind } from '../../core/rules/rule.ts';
 import type { IncomingAction, OutgoingAction, Settings } from '../../protocol/settings-schema.ts';
 import { t } from '../i18n.ts';
+import { LockedBadge } from '../locked-badge.tsx';
+import type { ManagedLocks } from '../managed-locks.ts';
 import { kindName } from '../rule-names.ts';
 
 const INCOMING: readonly IncomingAction[] = ['redact', 'block', 'flag', 'off'];
@@ -9,6 +11,8 @@ const OUTGOING: readonly OutgoingAction[] = ['redact', 'warn', 'block', 'off'];
 export interface PolicySectionProps {
   policy: Settings['policy'];
   disabled: boolean;
+  /** Issue 21 §1: kinds whose policy the organisation sets. */
+  locks: Pick<ManagedLocks, 'incoming' | 'outgoing'>;
   onIncoming: (kind: RuleKind, action: IncomingAction) => void;
   onOutgoing: (kind: RuleKind, action: OutgoingAction) => void;
 }
@@ -18,7 +22,8 @@ function policyLabel(action: string): string {
 }
 
 /** What happens to matches of each kind, in answers (incoming) and in what is sent (outgoing). */
-export function PolicySection({ policy, disabled, onIncoming, onOutgoing }: PolicySectionProps) {
+export function PolicySection(props: PolicySectionProps) {
+  const { policy, disabled, locks, onIncoming, onOutgoing } = props;
   return (
     <section aria-labelledby="csg-policy-title">
       <h2 id="csg-policy-title">{t('options_policy_title')}</h2>
@@ -38,7 +43,7 @@ export function PolicySection({ policy, disabled, onIncoming, onOutgoing }: Poli
                 <select
                   aria-label={t('options_policy_incoming_for', kindName(kind, t))}
                   value={policy.incoming[kind]}
-                  disabled={disabled}
+                  disabled={disabled || locks.incoming(kind)}
                   data-testid={`policy-in-${kind}`}
                   onChange={(event) => {
                     const value = event.currentTarget.value;
@@ -52,12 +57,13 @@ export function PolicySection({ policy, disabled, onIncoming, onOutgoing }: Poli
                     </option>
                   ))}
                 </select>
+                {locks.incoming(kind) ? <LockedBadge /> : null}
               </td>
               <td>
                 <select
                   aria-label={t('options_policy_outgoing_for', kindName(kind, t))}
                   value={policy.outgoing[kind]}
-                  disabled={disabled}
+                  disabled={disabled || locks.outgoing(kind)}
                   data-testid={`policy-out-${kind}`}
                   onChange={(event) => {
                     const value = event.currentTarget.value;
@@ -71,6 +77,7 @@ export function PolicySection({ policy, disabled, onIncoming, onOutgoing }: Poli
                     </option>
                   ))}
                 </select>
+                {locks.outgoing(kind) ? <LockedBadge /> : null}
               </td>
             </tr>
           ))}

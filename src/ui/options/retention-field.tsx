@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { t } from '../i18n.ts';
+import { LockedBadge } from '../locked-badge.tsx';
 
 export interface RetentionFieldProps {
   name: 'maxRecords' | 'maxAgeDays';
@@ -8,6 +9,8 @@ export interface RetentionFieldProps {
   min: number;
   max: number;
   disabled: boolean;
+  /** Issue 21 §1: the organisation sets this bound. */
+  locked: boolean;
   /** Returns false when the typed text was refused. */
   onCommit: (typed: string) => boolean;
 }
@@ -23,6 +26,7 @@ export function RetentionField({
   min,
   max,
   disabled,
+  locked,
   onCommit,
 }: RetentionFieldProps) {
   const [text, setText] = useState(String(value));
@@ -43,7 +47,7 @@ export function RetentionField({
         max={max}
         step={1}
         value={text}
-        disabled={disabled}
+        disabled={disabled || locked}
         aria-invalid={invalid}
         data-testid={`retention-${name}`}
         onInput={(event) => setText(event.currentTarget.value)}
@@ -52,6 +56,7 @@ export function RetentionField({
           if (event.key === 'Enter') commit();
         }}
       />
+      {locked ? <LockedBadge /> : null}
       {invalid ? (
         <p class="csg-field-error" role="alert">
           {t('options_retention_invalid', [String(min), String(max)])}

@@ -1,5 +1,6 @@
 import type { SiteSettings } from '../../protocol/settings-schema.ts';
 import { t } from '../i18n.ts';
+import { LockedBadge } from '../locked-badge.tsx';
 import { HostAddForm } from './host-add-form.tsx';
 
 export interface SitesSectionProps {
@@ -7,6 +8,8 @@ export interface SitesSectionProps {
   /** Sites the extension guards by default: they can be switched off, not removed. */
   isDefault: (site: string) => boolean;
   disabled: boolean;
+  /** Issue 21 §1: the organisation's policy decides whether this site is on. */
+  isLocked: (site: string) => boolean;
   onAdd: (site: string) => void;
   onToggle: (site: string, enabled: boolean) => void;
   onRemove: (site: string) => void;
@@ -14,7 +17,7 @@ export interface SitesSectionProps {
 
 /** The sites the guard knows, each switchable and removable, and a field to add one. */
 export function SitesSection(props: SitesSectionProps) {
-  const { sites, isDefault, disabled, onAdd, onToggle, onRemove } = props;
+  const { sites, isDefault, disabled, isLocked, onAdd, onToggle, onRemove } = props;
   const names = Object.keys(sites).sort();
   return (
     <section aria-labelledby="csg-sites-title">
@@ -24,19 +27,22 @@ export function SitesSection(props: SitesSectionProps) {
       <ul class="csg-rows" data-testid="sites">
         {names.map((site) => {
           const enabled = sites[site]?.enabled === true;
+          const locked = isLocked(site);
           return (
             <li key={site} data-site={site}>
               <label class="csg-check">
                 <input
                   type="checkbox"
                   checked={enabled}
-                  disabled={disabled}
+                  disabled={disabled || locked}
+                  aria-describedby={locked ? `csg-site-locked-${site}` : undefined}
                   data-testid="site-enabled"
                   onChange={() => onToggle(site, !enabled)}
                 />
                 <span class="csg-mono">{site}</span>
               </label>
-              {isDefault(site) ? (
+              {locked ? <LockedBadge id={`csg-site-locked-${site}`} /> : null}
+              {locked ? null : isDefault(site) ? (
                 <span class="csg-muted">{t('options_site_default')}</span>
               ) : (
                 <button

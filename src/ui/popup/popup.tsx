@@ -10,6 +10,7 @@ import {
 } from '../audit-filter.ts';
 import { connectLive, getTabState, queryAudit, setSite } from '../background-client.ts';
 import { t } from '../i18n.ts';
+import { useManagedPolicy } from '../managed-policy-client.ts';
 import { Notice } from '../notice.tsx';
 import { requestSitePermission } from '../permission-request.ts';
 import { AnswersPanel } from './answers-panel.tsx';
@@ -57,6 +58,17 @@ export function Popup() {
   // The live port outlives filter changes: it reads the current filter through a ref.
   const filterRef = useRef(filter);
   filterRef.current = filter;
+  // Issue 21 §1: a site the organisation forces on or off cannot be switched here.
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const { locks } = useManagedPolicy(() => {
+    const shown = viewRef.current;
+    if (shown.kind !== 'ready') return;
+    const { tab } = shown;
+    void getTabState(tab.id).then((answer) => {
+      if (answer.ok) setView({ kind: 'ready', tab, state: answer.value });
+    });
+  });
 
   useEffect(() => {
     let closeLive: (() => void) | undefined;
@@ -151,7 +163,12 @@ export function Popup() {
         <>
           <SiteStatus host={host} state={siteState} />
           {view.kind === 'ready' && view.state.site !== '' ? (
-            <SiteToggle enabled={view.state.enabled} disabled={busy} onToggle={onToggle} />
+            <SiteToggle
+              enabled={view.state.enabled}
+              disabled={busy}
+              locked={locks.site(view.state.site)}
+              onToggle={onToggle}
+            />
           ) : null}
         </>
       )}

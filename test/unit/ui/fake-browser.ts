@@ -52,6 +52,16 @@ function fakePort(name: string): FakePort {
 
 export const ports: FakePort[] = [];
 
+/** Issue 21 §1: what `storage.managed.get()` gives (the organisation's policy). */
+let managedArea: unknown = {};
+const storageListeners = new Set<(changes: unknown, area: string) => void>();
+
+/** Sets the managed policy and, as Chrome does on a live change, fires `storage.onChanged`. */
+export function setManagedPolicy(value: unknown, announce = true): void {
+  managedArea = value;
+  if (announce) for (const listener of storageListeners) listener({}, 'managed');
+}
+
 export const fakeBrowser = {
   i18n: { getMessage: vi.fn(englishMessage), getUILanguage: () => 'en' },
   runtime: {
@@ -72,10 +82,21 @@ export const fakeBrowser = {
     get: vi.fn((id: number) => Promise.resolve({ id, url: 'https://chat.example.com/c/1' })),
   },
   permissions: { request: vi.fn<(request: { origins: string[] }) => Promise<boolean>>() },
+  storage: {
+    managed: { get: vi.fn(() => Promise.resolve(structuredClone(managedArea))) },
+    onChanged: {
+      addListener: (listener: (changes: unknown, area: string) => void) =>
+        storageListeners.add(listener),
+      removeListener: (listener: (changes: unknown, area: string) => void) =>
+        storageListeners.delete(listener),
+    },
+  },
 };
 
 export function resetFakeBrowser(): void {
   vi.clearAllMocks();
   ports.length = 0;
+  managedArea = {};
+  storageListeners.clear();
   fakeBrowser.i18n.getMessage.mockImplementation(englishMessage);
 }
