@@ -11,6 +11,8 @@ import { siteOf } from './site-key.ts';
 export interface SenderFacts {
   id?: string;
   url?: string;
+  /** The frame's origin (Chrome 80+, Firefox 126+): not its URL's for about:blank, srcdoc, blob:. */
+  origin?: string;
   tab?: { id?: number };
   frameId?: number;
 }
@@ -30,8 +32,22 @@ export interface ContentSender {
 }
 
 /**
+ * The site of a frame: its URL's, or, for a frame whose URL has no host of its own
+ * (about:blank, about:srcdoc, blob:), its origin's (issue 18 §2: the scripts run there
+ * by `matchOriginAsFallback`, script-registration.ts). An opaque origin (`null`:
+ * sandboxed frames, data: URLs) has no site.
+ */
+function frameSite(sender: SenderFacts): string | null {
+  const byUrl = siteOf(sender.url);
+  if (byUrl !== null) return byUrl;
+  const scheme = /^(about|blob):/i.exec(sender.url ?? '');
+  return scheme === null ? null : siteOf(sender.origin);
+}
+
+/**
  * A bridge message is accepted only from this extension's content script in a
- * tab (any frame) whose frame URL is on a site switched on. Extension pages in a
+ * tab (any frame) whose frame URL (or, with no host in it, origin) is on a site
+ * switched on. Extension pages in a
  * tab also carry `sender.tab`, but their URL has no site, so they are refused
  * here. Returns null when refused.
  */
@@ -44,7 +60,7 @@ export function checkContentSender(
   const tabId = sender.tab?.id;
   if (typeof tabId !== 'number' || tabId < 0) return null;
   if (sender.url?.startsWith(self.baseUrl)) return null;
-  const site = siteOf(sender.url);
+  const site = frameSite(sender);
   if (site === null || !isSiteEnabled(site)) return null;
   return { tabId, frameId: sender.frameId ?? 0, site };
 }

@@ -15,7 +15,10 @@
  *    fails (the hooks' guard-failure paths), never passes unguarded. A hook whose own
  *    step throws stops that response and says so (`hook-failed`: the bridge shows the
  *    failure notice).
- * 4. Keeps page code out (issue 18 §4): every built-in the hooks and the port use is
+ * 4. Reaches every context (issue 18 §2): a same-origin child window the page uses
+ *    before its own MAIN-world script runs gets these hooks and this channel
+ *    (frame-hooks.ts); a realm already hooked that way is left alone here.
+ * 5. Keeps page code out (issue 18 §4): every built-in the hooks and the port use is
  *    captured now (intrinsics.ts, evaluated first), and the language's built-ins are
  *    snapshotted once the hooks are in, for decisions (`pristine`).
  */
@@ -35,6 +38,7 @@ import type { PageHookOptions } from './page-hook-options.ts';
 import { createRemoteGuards } from './remote-guard.ts';
 import { randomId } from '../protocol/random-id.ts';
 import { onDocumentElement } from '../content/on-document-element.ts';
+import { claimWindow, installFrameHooks, type PageWindow } from './frame-hooks.ts';
 
 function markGuardOn(): void {
   // Element.setAttribute also works on XML and SVG documents, where `dataset` may not exist.
@@ -73,26 +77,54 @@ const hookOptions: PageHookOptions = {
   reportFailure: (hook, reason) => void channel.send({ v: 1, type: 'hook-failed', hook, reason }),
 };
 
-startHandshake(
-  'main',
-  browserHandshakeDeps(window),
-  (port) => {
-    channel.attach(port);
-    channel.send({
-      v: 1,
-      type: 'hello',
-      hooks: ['fetch', 'xhr', 'event-source', 'web-socket'],
-    });
-  },
-  // No bridge: nothing is attached, and every guarded body, socket and send fails closed.
-  () => undefined,
-);
+/** Installs every hook in `win`: this window, or a same-origin child (frame-hooks.ts). */
+function hookWindow(win: PageWindow): void {
+  installFetchHook(win, hookOptions);
+  installXhrHook(win, hookOptions);
+  // Issue 5: XHR sends (DeepSeek, Gemini web) leave only as their guarded copy too.
+  installXhrOutgoingHook(win, outgoingHook, hookOptions.reportFailure);
+  installEventSourceHook(win, hookOptions);
+  installWebSocketHook(win, hookOptions);
+  try {
+    installFrameHooks(win, hookChild);
+  } catch {
+    // The transports are hooked; a frame this window creates gets its own scripts
+    // (matchOriginAsFallback) but not this backstop: say so.
+    hookOptions.reportFailure?.('frame', 'install');
+  }
+}
 
-installFetchHook(window, hookOptions);
-installXhrHook(window, hookOptions);
-// Issue 5: XHR sends (DeepSeek, Gemini web) leave only as their guarded copy too.
-installXhrOutgoingHook(window, outgoingHook, hookOptions.reportFailure);
-installEventSourceHook(window, hookOptions);
-installWebSocketHook(window, hookOptions);
-markGuardOn();
-snapshotLanguage();
+/**
+ * Issue 18 §2: a same-origin child window the page reached before its own scripts ran
+ * gets this window's hooks and channel. Runs inside a page getter: never throws; a
+ * child left half-hooked is reported (the notice and an audit record).
+ */
+function hookChild(child: PageWindow): void {
+  if (!claimWindow(child)) return;
+  try {
+    hookWindow(child);
+  } catch {
+    hookOptions.reportFailure?.('frame', 'install');
+  }
+}
+
+// A realm the parent's MAIN world already hooked (frame-hooks.ts) keeps those hooks.
+if (claimWindow(window)) {
+  startHandshake(
+    'main',
+    browserHandshakeDeps(window),
+    (port) => {
+      channel.attach(port);
+      channel.send({
+        v: 1,
+        type: 'hello',
+        hooks: ['fetch', 'xhr', 'event-source', 'web-socket'],
+      });
+    },
+    // No bridge: nothing is attached, and every guarded body, socket and send fails closed.
+    () => undefined,
+  );
+  hookWindow(window);
+  markGuardOn();
+  snapshotLanguage();
+}

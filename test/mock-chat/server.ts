@@ -26,6 +26,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Attacker, startAttacker } from './attacker-server.ts';
 import { createDemoRoutes, type ReceivedRequest } from './demo-routes.ts';
+import { createContextRoutes } from './context-routes.ts';
 import { createGenericRoutes } from './generic-routes.ts';
 import { createGuardNoticeRoutes } from './guard-notice-routes.ts';
 import { createPageHookRoutes } from './page-hook-routes.ts';
@@ -289,6 +290,8 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   const guardNotices = createGuardNoticeRoutes({ chunkDelayMs });
   // Answers no adapter claims by URL or content type (generic-routes.ts, issue 18 §1).
   const generic = createGenericRoutes({ chunkDelayMs });
+  // Frames and workers that read answers themselves (context-routes.ts, issue 18 §2).
+  const contexts = createContextRoutes();
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
@@ -297,6 +300,7 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
     if (referenceOnly.handle(req, res, url)) return;
     if (guardNotices.handle(req, res, url)) return;
     if (generic.handle(req, res, url)) return;
+    if (contexts.handle(req, res, url)) return;
     const route = `${req.method} ${url.pathname}`;
     const wireRoute = WIRE_ROUTES[route];
     if (route === 'GET /' || route === 'GET /index.html') {

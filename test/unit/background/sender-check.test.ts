@@ -27,6 +27,20 @@ describe('checkContentSender', () => {
     ).toEqual({ tabId: 3, frameId: 12, site: '127.0.0.1' });
   });
 
+  it.each([
+    'about:blank',
+    'about:srcdoc',
+    'blob:http://127.0.0.1:8787/0b6c7a1e-8f7d-4c38-9d1a-2f54e1c0a9b2',
+  ])('accepts a frame at %s by its origin (issue 18 §2)', (url) => {
+    expect(
+      checkContentSender(
+        { id: self.id, url, origin: 'http://127.0.0.1:8787', tab: { id: 3 }, frameId: 5 },
+        self,
+        isEnabled,
+      ),
+    ).toEqual({ tabId: 3, frameId: 5, site: '127.0.0.1' });
+  });
+
   it.each<[string, SenderFacts]>([
     ['another extension', { id: 'other-id', url: 'https://chatgpt.com/', tab: { id: 1 } }],
     ['no sender id', { url: 'https://chatgpt.com/', tab: { id: 1 } }],
@@ -43,6 +57,19 @@ describe('checkContentSender', () => {
       { id: self.id, url: `${self.baseUrl}src/ui/popup/index.html`, tab: { id: 1 } },
     ],
     ['a non-web URL', { id: self.id, url: 'data:text/html,hi', tab: { id: 1 } }],
+    [
+      'a data: frame, whatever origin it claims',
+      { id: self.id, url: 'data:text/html,hi', origin: 'https://chatgpt.com', tab: { id: 1 } },
+    ],
+    [
+      'an about:blank frame of a site switched off',
+      { id: self.id, url: 'about:blank', origin: 'https://claude.ai', tab: { id: 1 } },
+    ],
+    [
+      'a sandboxed srcdoc frame (opaque origin)',
+      { id: self.id, url: 'about:srcdoc', origin: 'null', tab: { id: 1 } },
+    ],
+    ['an about:blank frame without origin', { id: self.id, url: 'about:blank', tab: { id: 1 } }],
     ['no URL', { id: self.id, tab: { id: 1 } }],
   ])('refuses %s', (_name, sender) => {
     expect(checkContentSender(sender, self, isEnabled)).toBeNull();

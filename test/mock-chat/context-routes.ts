@@ -1,0 +1,110 @@
+/**
+ * Mock chat routes for the contexts the page reads an answer from besides its own window
+ * (issue 18 §2, test/e2e/contexts.test.ts):
+ *
+ * - `GET /contexts`: a page (contexts.html) that asks `POST /v1/chat/completions` from an
+ *   about:blank iframe used in the same task it was appended (through `contentWindow`
+ *   and by index), from a srcdoc and a blob: iframe's own script, and from a dedicated
+ *   classic, module and blob: worker and a shared worker.
+ * - `GET /contexts/worker.js`, `/contexts/shared-worker.js`: classic worker scripts that
+ *   answer `{ url, prompt }` with `{ text, views, error }` (the answer's text, every text
+ *   the worker could read while it streamed, and an error if the read failed).
+ * - `GET /contexts/module-worker.js`: the same as a module, importing its reader from
+ *   `/contexts/answer-reader.js` by a relative specifier.
+ *
+ * The page's policy is the mock chat's strict one (nonce-page.ts), plus blob: frames and
+ * workers, as chat sites that use them must allow.
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sendNoncePage } from './nonce-page.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PAGE_HTML = readFileSync(join(here, 'contexts.html'), 'utf8');
+
+/** Reads the answer as a chat client in a worker does: the body stream, chunk by chunk. */
+const READ_ANSWER = `async function readAnswer(url, prompt) {
+  const textOf = (sse) => {
+    let text = '';
+    for (const line of sse.split('\\n')) {
+      if (!line.startsWith('data:') || line.includes('[DONE]')) continue;
+      try {
+        text += JSON.parse(line.slice(5)).choices[0].delta.content || '';
+      } catch {
+        // A line cut by the chunking: read on the next pass.
+      }
+    }
+    return text;
+  };
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: prompt }] }),
+    });
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const views = [];
+    let sse = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      sse += decoder.decode(value, { stream: true });
+      views.push(sse);
+    }
+    return { text: textOf(sse), views, error: '' };
+  } catch (error) {
+    return { text: '', views: [], error: String(error) };
+  }
+}
+`;
+
+const SCRIPTS: Record<string, string> = {
+  '/contexts/worker.js': `${READ_ANSWER}
+self.onmessage = async (event) => {
+  self.postMessage(await readAnswer(event.data.url, event.data.prompt));
+};
+`,
+  '/contexts/shared-worker.js': `${READ_ANSWER}
+self.onconnect = (connect) => {
+  const port = connect.ports[0];
+  port.onmessage = async (event) => {
+    port.postMessage(await readAnswer(event.data.url, event.data.prompt));
+  };
+};
+`,
+  '/contexts/answer-reader.js': `export ${READ_ANSWER}`,
+  '/contexts/module-worker.js': `import { readAnswer } from './answer-reader.js';
+self.onmessage = async (event) => {
+  self.postMessage(await readAnswer(event.data.url, event.data.prompt));
+};
+`,
+};
+
+export interface ContextRoutes {
+  /** Answers the request when it is one of these routes; false otherwise. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean;
+}
+
+export function createContextRoutes(): ContextRoutes {
+  return {
+    handle(req, res, url) {
+      if (req.method !== 'GET') return false;
+      if (url.pathname === '/contexts') {
+        sendNoncePage(res, PAGE_HTML, ["frame-src 'self' blob:", "worker-src 'self' blob:"]);
+        return true;
+      }
+      const script = SCRIPTS[url.pathname];
+      if (script === undefined) return false;
+      res.writeHead(200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'no-store',
+      });
+      res.end(script);
+      return true;
+    },
+  };
+}
