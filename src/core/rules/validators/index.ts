@@ -12,6 +12,7 @@ import { entropyAtLeast } from './entropy.ts';
 import { exfilUrlVerdict } from './exfil-url.ts';
 import { ibanValid } from './iban.ts';
 import { luhnValid } from './luhn.ts';
+import { issuedCardNumber } from './payment-card-issuer.ts';
 import { notPlaceholder } from './not-placeholder.ts';
 import { emailIsPersonal } from './email-address.ts';
 import { exfilHtmlImgVerdict } from './exfil-html-img.ts';
@@ -24,6 +25,7 @@ export { entropyAtLeast, shannonEntropy } from './entropy.ts';
 export { exfilUrlVerdict, hostIsAllowed, type ExfilUrlVerdict } from './exfil-url.ts';
 export { IBAN_LENGTHS, ibanMod97, ibanValid } from './iban.ts';
 export { luhnValid } from './luhn.ts';
+export { issuedCardNumber } from './payment-card-issuer.ts';
 export {
   looksLikePlaceholder,
   nameSaysNotSecret,
@@ -105,7 +107,8 @@ export function runValidator(
   const { subject, name } = found;
   switch (spec.name) {
     case 'luhn':
-      return { ok: luhnValid(subject) };
+      // A card number: the Luhn check and an issuer's prefix and length (issue 17 §4).
+      return { ok: luhnValid(subject) && issuedCardNumber(subject) };
     case 'iban':
       return { ok: ibanValid(subject) };
     case 'cn-resident-id':
