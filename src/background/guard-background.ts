@@ -26,7 +26,7 @@ import type {
   UiAnswers,
   UiToBackground,
 } from '../protocol/runtime-messages.ts';
-import type { Settings } from '../protocol/settings-schema.ts';
+import type { CompiledPageRules, Settings } from '../protocol/settings-schema.ts';
 import { AnswerTally } from './answer-counts.ts';
 import { lazyDigester } from './audit-key.ts';
 import { recordsFromGuardEvents, recordsFromSendAnyway } from './audit-records.ts';
@@ -37,7 +37,15 @@ import {
   type ManagedArea,
 } from './managed-policy-source.ts';
 import { parseContentMessage, parseUiMessage } from './message-shape.ts';
-import { compiledRulesFor, isSiteEnabled, pageConfigFor } from './page-config.ts';
+import {
+  adoptCompiledRules,
+  compiledRulesComputed,
+  compiledRulesFor,
+  compiledRulesKey,
+  hasCompiledRules,
+  isSiteEnabled,
+  pageConfigFor,
+} from './page-config.ts';
 import { UNAVAILABLE, relayReferenceOnly } from './reference-only-relay.ts';
 import { ReferenceOnlyStore } from './reference-only-store.ts';
 import {
@@ -67,6 +75,31 @@ import { TabActivity } from './tab-activity.ts';
 export const TAB_ACTIVITY_KEY = 'tabActivity';
 /** storage.session key of the answer counts per tab and site (issue 18). */
 export const ANSWER_COUNTS_KEY = 'answerCounts';
+/**
+ * storage.session key of the pages' compiled pack and warm tables (issue 19 §4):
+ * `{ key, rules, computed }`, where `computed` counts how often a worker of this
+ * browser session built them (the e2e tests read it from an extension page;
+ * storage.session is not readable by content scripts or pages).
+ */
+export const PAGE_RULES_KEY = 'pageRules';
+
+/** What PAGE_RULES_KEY holds. */
+export interface StoredPageRules {
+  key: string;
+  rules: CompiledPageRules;
+  computed: number;
+}
+
+function isStoredPageRules(value: unknown): value is StoredPageRules {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.key === 'string' &&
+    typeof v.rules === 'object' &&
+    v.rules !== null &&
+    Number.isSafeInteger(v.computed)
+  );
+}
 
 export interface BackgroundDeps {
   storage: SettingsStorage;
@@ -118,6 +151,8 @@ export class GuardBackground {
   private readonly restored: Promise<void>;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private registration: Promise<RegistrationResult | undefined> = Promise.resolve(undefined);
+  /** What storage.session says was computed before this worker started (see PAGE_RULES_KEY). */
+  private computedBefore = 0;
 
   constructor(private readonly deps: BackgroundDeps) {
     this.now = deps.now ?? Date.now;
@@ -168,7 +203,41 @@ export class GuardBackground {
   /** Install, update or start-up: repair settings, then register scripts. */
   async start(): Promise<RegistrationResult | undefined> {
     this.settings = await ensureDefaultSettings(this.deps.storage, this.managed);
-    return this.resync();
+    const registered = await this.resync();
+    // The first page after start-up gets its pack and warm tables without waiting for them.
+    await this.pageRules(this.settings).catch(() => undefined);
+    return registered;
+  }
+
+  /**
+   * The pages' compiled pack and warm tables (issue 19 §4): built once per
+   * browser session, not per page. Chrome stops an idle service worker, and with
+   * it the module's cache (page-config.ts), so what was built is also kept in
+   * storage.session and restored by the next worker; Firefox's event page is
+   * unloaded when idle too. The page checks whatever it gets (load-warm-tables.ts).
+   */
+  private async pageRules(settings: Settings): Promise<CompiledPageRules> {
+    const { config } = pageConfigFor(settings, null);
+    const key = compiledRulesKey(config);
+    if (!hasCompiledRules(key)) {
+      const stored = await this.deps.session?.get(PAGE_RULES_KEY).catch(() => undefined);
+      const restored = stored?.[PAGE_RULES_KEY];
+      if (isStoredPageRules(restored)) {
+        this.computedBefore = restored.computed;
+        if (restored.key === key) adoptCompiledRules(key, restored.rules);
+      }
+    }
+    const before = compiledRulesComputed();
+    const rules = compiledRulesFor(config);
+    if (compiledRulesComputed() !== before) {
+      const record: StoredPageRules = {
+        key,
+        rules,
+        computed: this.computedBefore + compiledRulesComputed(),
+      };
+      await this.deps.session?.set({ [PAGE_RULES_KEY]: record }).catch(() => undefined);
+    }
+    return rules;
   }
 
   /** Re-reads settings and re-syncs registration, one sync at a time. */
@@ -220,7 +289,7 @@ export class GuardBackground {
       case 'page-config':
         return pageConfigFor(settings, from.site);
       case 'page-pack':
-        return { compiled: compiledRulesFor(pageConfigFor(settings, from.site).config) };
+        return { compiled: await this.pageRules(settings) };
       case 'guard-events': {
         const digest = await this.digester();
         const records = await recordsFromGuardEvents(

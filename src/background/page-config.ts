@@ -2,10 +2,13 @@
  * What one site's page gets from the settings (PageConfig): the policy and rule
  * choices, nothing about other sites, the audit log or the install's key.
  */
+import { answerGuardOptions, sendGuardOptions } from '../core/guard/page-guard-options.ts';
 import { getDefaultLabelPack } from '../core/outgoing/source-label-pack.ts';
 import { builtinPackSources, compileGuardPack, getCorePack } from '../core/rules/builtin-packs.ts';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
+import { loadCompiledPack } from '../core/rules/load-compiled-pack.ts';
 import { type SerialisedPack, serialiseCompiledPack } from '../core/rules/serialised-pack.ts';
+import { type WarmTables, serialiseWarmTables } from '../core/rules/warm-tables.ts';
 import type { CompiledPageRules, PageConfig, Settings } from '../protocol/settings-schema.ts';
 import type { PageConfigAnswer } from '../protocol/runtime-messages.ts';
 
@@ -17,10 +20,16 @@ function enabledBuiltinPacks(settings: Settings): string[] {
 }
 
 type PackChoice = Pick<PageConfig, 'packs' | 'disabledRules' | 'customPacks' | 'allowedImageHosts'>;
+/** A pack choice, with the page's two policies when the page's warm tables are wanted too. */
+type RulesChoice = PackChoice & Partial<Pick<PageConfig, 'incoming' | 'outgoing'>>;
 
 /** The last compiled choice: every page asks, settings change rarely (one entry is enough). */
 let cached: { key: string; pack: SerialisedPack } | undefined;
 let cachedLabels: CompiledPageRules['labels'] | undefined;
+/** The last answer whole, warm tables included (see `compiledRulesFor`). */
+let last: { key: string; rules: CompiledPageRules } | undefined;
+/** Answers computed by this worker (not restored): what the caller persists. */
+let computed = 0;
 
 function compileChoice(choice: PackChoice): CompiledPack {
   try {
@@ -36,19 +45,50 @@ function compileChoice(choice: PackChoice): CompiledPack {
   }
 }
 
-/**
- * The page's pack compiled here, once per pack choice (recompiled when the
- * choice changes), serialised for the MAIN world, which loads it without the
- * compiler (load-compiled-pack.ts).
- */
-export function compiledRulesFor(choice: PackChoice): CompiledPageRules {
-  const key = JSON.stringify([
+/** What the answer for `choice` depends on: the pack choice, and the policies if given. */
+export function compiledRulesKey(choice: RulesChoice): string {
+  return JSON.stringify([
     choice.packs,
     choice.disabledRules,
     choice.customPacks,
     choice.allowedImageHosts,
+    choice.incoming ?? null,
+    choice.outgoing ?? null,
   ]);
-  if (cached?.key !== key) cached = { key, pack: serialiseCompiledPack(compileChoice(choice)) };
+}
+
+/**
+ * The warm tables of the page's two guards (issue 19 §4), built from the pack as
+ * the page loads it, so rule order and alphabet are the page's. Undefined if they
+ * cannot be built: the page then builds them itself, as before.
+ */
+function warmTablesFor(pack: SerialisedPack, choice: RulesChoice): WarmTables | undefined {
+  if (choice.incoming === undefined || choice.outgoing === undefined) return undefined;
+  try {
+    const loaded = loadCompiledPack(pack, { allowedImageHosts: choice.allowedImageHosts });
+    return serialiseWarmTables(loaded, [
+      sendGuardOptions(choice.outgoing),
+      answerGuardOptions(choice.incoming),
+    ]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The page's pack compiled here, once per pack choice (recompiled when the
+ * choice changes), serialised for the page, which loads it without the
+ * compiler (load-compiled-pack.ts); with the choice's policies, also the warm
+ * tables of the page's guards, built here once per browser session instead of
+ * on every page's main thread (issue 19 §4; warm-tables.ts).
+ */
+export function compiledRulesFor(choice: RulesChoice): CompiledPageRules {
+  const key = compiledRulesKey(choice);
+  if (last?.key === key) return last.rules;
+  const packKey = compiledRulesKey({ ...choice, incoming: undefined, outgoing: undefined });
+  if (cached?.key !== packKey) {
+    cached = { key: packKey, pack: serialiseCompiledPack(compileChoice(choice)) };
+  }
   if (cachedLabels === undefined) {
     const labels = getDefaultLabelPack();
     cachedLabels = {
@@ -58,7 +98,33 @@ export function compiledRulesFor(choice: PackChoice): CompiledPageRules {
       rules: serialiseCompiledPack(labels.rules),
     };
   }
-  return { pack: cached.pack, labels: cachedLabels };
+  const warm = warmTablesFor(cached.pack, choice);
+  const rules: CompiledPageRules = {
+    pack: cached.pack,
+    labels: cachedLabels,
+    ...(warm === undefined ? {} : { warm }),
+  };
+  last = { key, rules };
+  computed++;
+  return rules;
+}
+
+/** Whether the answer for `key` is at hand without computing it. */
+export function hasCompiledRules(key: string): boolean {
+  return last?.key === key;
+}
+
+/** How many answers this worker computed (not restored) so far. */
+export function compiledRulesComputed(): number {
+  return computed;
+}
+
+/**
+ * An answer restored from storage.session (a service worker restarted after
+ * being idle, issue 19 §4): used as if computed here, for that key only.
+ */
+export function adoptCompiledRules(key: string, rules: CompiledPageRules): void {
+  last = { key, rules };
 }
 
 export function isSiteEnabled(settings: Settings, site: string | null): boolean {

@@ -16,13 +16,14 @@
  *
  * No extension APIs here.
  */
-import type { GuardOptions } from '../core/guard/stream-guard.ts';
-import { outgoingScanOptions } from '../core/outgoing/outgoing-dlp.ts';
+import { type GuardOptions, StreamGuard } from '../core/guard/stream-guard.ts';
+import { answerGuardOptions, sendGuardOptions } from '../core/guard/page-guard-options.ts';
 import type { CompiledLabelPack } from '../core/outgoing/source-label-pack.ts';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
 import { runToEnd } from '../core/guard/run-to-end.ts';
 import { warmKeywordAutomataSteps, warmUpSteps } from '../core/guard/warm-up.ts';
 import { loadCompiledPackSteps } from '../core/rules/load-compiled-pack.ts';
+import { loadWarmTablesSteps } from '../core/rules/load-warm-tables.ts';
 import type { PageConfig } from '../protocol/settings-schema.ts';
 
 export interface StreamGuardSetup {
@@ -98,17 +99,33 @@ function* setupSteps(config: PageConfig): Generator<void, StreamGuardSetup, void
   const compiled = labelsOf(config);
   const { labels } = compiled;
   const options = { allowedImageHosts: config.allowedImageHosts };
-  const pack = yield* loadCompiledPackSteps(compiled.pack, options);
+  const loaded = yield* loadCompiledPackSteps(compiled.pack, options);
+  // Issue 19 §4: the tables the background built once for this session, checked here;
+  // tables that do not check throw, and the page fails closed (`refuse` below).
+  const pack =
+    compiled.warm === undefined ? loaded : yield* loadWarmTablesSteps(compiled.warm, loaded);
   const rules = yield* loadCompiledPackSteps(labels.rules);
   return {
     pack,
-    guard: { attachMatchedText: true, policy: { ...config.incoming } },
+    guard: answerGuardOptions(config.incoming),
     labels: { name: labels.name, version: labels.version, minProse: labels.minProse, rules },
   };
 }
 
 function setupFor(config: PageConfig): StreamGuardSetup {
   return runToEnd(setupSteps(config));
+}
+
+/**
+ * A first guard of each policy, one per step: with warm tables seeded they find
+ * every table built, and what remains per pack (a scanner's start tables) is done
+ * here rather than in the first chunk of an answer.
+ */
+function* firstGuardSteps(pack: CompiledPack, optionsList: readonly GuardOptions[]) {
+  for (const options of optionsList) {
+    new StreamGuard(pack, options).push('');
+    yield;
+  }
 }
 
 /** Runs `steps`, calling `pause` between two of them (see `applyInSteps`). */
@@ -197,16 +214,21 @@ export function createPageGuardConfig(): PageGuardConfig {
       try {
         next = await runPaced(setupSteps(config), pause);
         useLoaded(next);
-        // The first guard of a pack builds its start classes and keyword automata
-        // (cached on the pack): here, in steps, not in the first send's scan or the
-        // first answer's first chunk. The keyword automata of both policies first (the
-        // larger rule sets serve the smaller), then the rest for answers (the answer to
-        // a request sent loaded waits for it), then for sends with keywords.
-        const sending = outgoingScanOptions(config.outgoing);
-        await runPaced(warmKeywordAutomataSteps(next.pack, [sending, next.guard]), pause);
-        await runPaced(warmUpSteps(next.pack, next.guard), pause);
-        useForAnswers(next);
-        await runPaced(warmUpSteps(next.pack, sending), pause);
+        const sending = sendGuardOptions(config.outgoing);
+        if (config.compiled?.warm !== undefined) {
+          // Warm tables from the background (issue 19 §4): the first guards build nothing.
+          await runPaced(firstGuardSteps(next.pack, [next.guard, sending]), pause);
+        } else {
+          // The first guard of a pack builds its start classes and keyword automata
+          // (cached on the pack): here, in steps, not in the first send's scan or the
+          // first answer's first chunk. The keyword automata of both policies first (the
+          // larger rule sets serve the smaller), then the rest for answers (the answer to
+          // a request sent loaded waits for it), then for sends with keywords.
+          await runPaced(warmKeywordAutomataSteps(next.pack, [sending, next.guard]), pause);
+          await runPaced(warmUpSteps(next.pack, next.guard), pause);
+          useForAnswers(next);
+          await runPaced(warmUpSteps(next.pack, sending), pause);
+        }
       } catch (error) {
         refuse(error);
         return;

@@ -27,9 +27,15 @@ function guardText(setup: Setup, text: string) {
   };
 }
 
-/** A config as the background sends it: with the pack compiled there. */
+/** A config as the background sends it: with the pack compiled there (and its warm tables). */
 function withCompiled(config: PageConfig): PageConfig {
   return { ...config, compiled: compiledRulesFor(config) };
+}
+
+/** The same without warm tables: the page builds them itself. */
+function withoutWarm(config: PageConfig): PageConfig {
+  const { warm: _warm, ...compiled } = compiledRulesFor(config);
+  return { ...config, compiled };
 }
 
 describe('createPageGuardConfig', () => {
@@ -142,7 +148,7 @@ describe('applyInSteps', () => {
     const stepped = createPageGuardConfig();
     // Every built-in pack: sampleConfig's outgoing policy then splits the rules into
     // other changing and flagging sets than its incoming policy does.
-    const config = withCompiled({ ...sampleConfig, packs: [...BUILTIN_PACK_NAMES] });
+    const config = withoutWarm({ ...sampleConfig, packs: [...BUILTIN_PACK_NAMES] });
     await stepped.applyInSteps(config, () => undefined);
     const setup = stepped.current();
     if (setup === undefined) throw new Error('no setup');
@@ -157,6 +163,52 @@ describe('applyInSteps', () => {
     if (coldSetup === undefined) throw new Error('no setup');
     new StreamGuard(coldSetup.pack, coldSetup.guard).push('');
     expect(builds).toHaveBeenCalled();
+  });
+
+  it('with warm tables from the background, builds no automaton and is ready for all at once', async () => {
+    const stepped = createPageGuardConfig();
+    const config = withCompiled({ ...sampleConfig, packs: [...BUILTIN_PACK_NAMES] });
+    expect(config.compiled?.warm).toBeDefined();
+    const builds = vi.spyOn(KeywordAutomaton, 'steps');
+    let pauses = 0;
+    await stepped.applyInSteps(config, () => {
+      pauses++;
+      return undefined;
+    });
+    const setup = stepped.current();
+    if (setup === undefined) throw new Error('no setup');
+    expect(stepped.currentForRequests()).toBe(setup);
+    expect(stepped.loadedForRequests()).toBe(setup);
+    new StreamGuard(setup.pack, setup.guard).push('');
+    new StreamGuard(setup.pack, outgoingScanOptions(config.outgoing)).push('');
+    expect(builds).not.toHaveBeenCalled();
+    expect(pauses).toBeGreaterThan(1);
+    const secret = githubPat();
+    const guarded = guardText(setup, `token ${secret} here`);
+    expect(guarded.out).not.toContain(secret.slice(4));
+    expect(guarded.events.some((e) => 'rule' in e && e.rule === 'github-pat')).toBe(true);
+  });
+
+  it.each([
+    ['corrupted', (warm: Record<string, unknown>) => ({ ...warm, tries: [{ symbols: -1 }] })],
+    ['truncated', (warm: Record<string, unknown>) => ({ ...warm, automata: undefined })],
+    ['for another pack', (warm: Record<string, unknown>) => ({ ...warm, pack: {} })],
+  ])('fails closed on warm tables that are %s, for answers and requests', async (_n, spoil) => {
+    const good = withCompiled(sampleConfig);
+    const warm = good.compiled?.warm as unknown as Record<string, unknown>;
+    const bad = {
+      ...good,
+      compiled: { ...good.compiled!, warm: spoil(warm) },
+    } as unknown as PageConfig;
+    const stepped = createPageGuardConfig();
+    await stepped.applyInSteps(bad, () => undefined);
+    await expect(stepped.ready()).rejects.toThrow(/warm tables/);
+    await expect(stepped.readyForRequests()).rejects.toThrow(/warm tables/);
+    await expect(stepped.readyLoadedForRequests()).rejects.toThrow(/warm tables/);
+    expect(stepped.current()).toBeUndefined();
+    const direct = createPageGuardConfig();
+    direct.apply(bad);
+    await expect(direct.ready()).rejects.toThrow(/warm tables/);
   });
 
   it('has a setup for requests once loaded, then for answers, then warm for requests', async () => {
@@ -174,7 +226,7 @@ describe('applyInSteps', () => {
       expect(stepped.currentForRequests()).toBeUndefined();
     });
     void stepped.readyForRequests().then(() => order.push('requests'));
-    await stepped.applyInSteps(withCompiled(sampleConfig), () => Promise.resolve());
+    await stepped.applyInSteps(withoutWarm(sampleConfig), () => Promise.resolve());
     await Promise.resolve();
     expect(order).toEqual(['loaded', 'answers', 'requests']);
     expect(stepped.currentForRequests()).toBe(stepped.current());
