@@ -57,6 +57,14 @@ describe('looksLikePlaceholder', () => {
     'gebruiker:wachtwoord',
     'null',
     'TODO',
+    // Issue 17 §4: hex-speak and counting digits.
+    'decafbad',
+    '0xC0FFEEBABE',
+    'facade00:beadfeed',
+    '234567',
+    '4567-8901-2345',
+    'pin:3456-7890',
+    '87654-3210',
   ])('%j is a placeholder', (value) => {
     expect(looksLikePlaceholder(value)).toBe(true);
   });
@@ -76,6 +84,13 @@ describe('looksLikePlaceholder', () => {
     'aBcDeFgHiJkLmNoPqRsT1234567890abcdefghij',
     // Brackets inside a generated password do not make it a template.
     'Tq8(mZ2]xLk9',
+    // Hex letters that do not read as words, hex with digits, digits that do not count.
+    'bdfcabdf',
+    '9c4e1a7f:3b8d2e60',
+    'DeadBeef',
+    '2468-1357',
+    '135792',
+    '12345',
   ])('%j is not a placeholder', (value) => {
     expect(looksLikePlaceholder(value)).toBe(false);
   });

@@ -87,6 +87,11 @@ describe('usSsnValid', () => {
     ['536-21-0000', false],
     ['078-05-1120', false],
     ['123-45-6789', false],
+    // Issue 17 §4: area and group that count up or down are a made-up number, whatever the serial.
+    ['123-45-2208', false],
+    ['456-78-1093', false],
+    ['765-43-5120', false],
+    ['124-45-2208', true],
   ])('%s → %s', (text, valid) => {
     expect(usSsnValid(text)).toBe(valid);
   });

@@ -20,6 +20,8 @@
  *   real ones, and other documented keys are exact strings on a rule's `allow`;
  * - the thing named instead of a value: `password`, `username:password`,
  *   `Benutzer:Passwort`, `null`, `TODO`;
+ * - hex-speak and counting digits (issue 17 §4): `cafebabe:deadbeef`,
+ *   `0xdeadbeef`, `123456`, `1234-5678-1234-567`;
  *
  * Generic rules (an assignment whose value has no provider format; their
  * `part` names the value `(?<value>…)`, see validators/index.ts) are also told
@@ -67,6 +69,52 @@ function countingRun(value: string): boolean {
     if (run >= 10) return true;
   }
   return false;
+}
+
+/**
+ * Hex-speak (issue 17 §4): a value whose every part is made of the hex letters
+ * (and `0` for "o"), in one case, and reads as English (`cafebabe:deadbeef`,
+ * `0xDEADBEEF`, `feedface`, `c0ffee00`): magic numbers and placeholders that
+ * documentation writes where a hex key would go. A random hex key almost never
+ * has no digit but 0 (7 of 16 symbols) and reads as words: a vowel (a, e, o)
+ * in every three letters at least, never three consonants in a row.
+ */
+export function hexSpeak(value: string): boolean {
+  const parts = value.split(/[^A-Za-z0-9]+/).filter((p) => p !== '');
+  return parts.length > 0 && parts.every(hexSpeakPart);
+}
+
+function hexSpeakPart(part: string): boolean {
+  const body = part.replace(/^0[xX]/, '');
+  if (!/^[a-f0]{4,}$|^[A-F0]{4,}$/.test(body)) return false;
+  const letters = body.toLowerCase().replace(/0/g, 'o');
+  if (!/[a-f]/.test(letters)) return false;
+  const vowels = (letters.match(/[aeo]/g) ?? []).length;
+  return vowels / letters.length >= 0.3 && !/[bcdf]{3}/.test(letters);
+}
+
+/**
+ * Digits that count (issue 17 §4): `123456`, `1234-5678-1234-567`,
+ * `pass:1234-5678`, `9876 5432`: a number typed as a stand-in. Every group of
+ * digits (split at separators; after an optional `word:` prefix, as in
+ * openssl's `pass:`) counts up or down by one, wrapping past 9 or 0, six digits
+ * or more in all. A random value almost never does (one chance in 5^5 for six
+ * digits).
+ */
+export function countingDigits(value: string): boolean {
+  const body = value.replace(/^[A-Za-z]+:/, '');
+  if (!/^[0-9]+(?:[-_ ./][0-9]+)*$/.test(body)) return false;
+  const groups = body.split(/[^0-9]+/);
+  if (groups.join('').length < 6) return false;
+  return groups.every((g) => g.length >= 2 && (countsByOne(g, 1) || countsByOne(g, 9)));
+}
+
+/** Each digit of `group` is the one before it plus `step` (mod 10). */
+function countsByOne(group: string, step: number): boolean {
+  for (let i = 1; i < group.length; i++) {
+    if ((Number(group[i - 1]) + step) % 10 !== Number(group[i])) return false;
+  }
+  return true;
 }
 
 /** `user:password` with both halves equal, as in `mysql://mysql:mysql@localhost`. */
@@ -120,7 +168,8 @@ const STAND_IN =
  * `length` or `string`, and no run of five consonants).
  */
 export function readsAsWord(part: string): boolean {
-  // Six or more hex letters only (`cafebabe`, `deadbeef`) is a hex value, a key alphabet.
+  // Six or more hex letters only (`cafebabe`, `deadbeef`) is a hex value, not a word
+  // (hex-speak is a placeholder of its own, `hexSpeak`).
   if (!/^[A-Za-z]+$/.test(part) || /^[A-Fa-f]{6,}$/.test(part)) return false;
   const pieces = part.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? [];
   if (pieces.join('') !== part) return false;
@@ -171,7 +220,9 @@ export function looksLikePlaceholder(value: string): boolean {
     TEMPLATE_SYNTAX.test(value) ||
     REFERENCE.test(value) ||
     PLACEHOLDER_WORDS.test(value) ||
-    STAND_IN.test(value)
+    STAND_IN.test(value) ||
+    hexSpeak(value) ||
+    countingDigits(value)
   );
 }
 
