@@ -14,6 +14,10 @@
  * - WebSocket upgrade on `/ws/socket.io/?prompt=…`: the answer as Open WebUI socket
  *   messages (socket-answers.ts), one text frame each, then a normal close; with
  *   `&binary=1` the chat events (after the text handshake) come as binary frames.
+ * - WebSocket upgrade on `/ws/json/` and `/ws/undecodable/` (issue 18 §3): once the
+ *   page's first message (its chat request) arrives, the scripted secret answer as
+ *   OpenAI-style chunks, one JSON text frame each, the secret split across three; or
+ *   one binary frame that is not UTF-8 carrying the secret. Then a normal close.
  *
  * Node 20 has no WebSocket server: the handshake (RFC 6455 §4.2.2) and the server's
  * unmasked text and close frames (§5.2) are written here; what the client sends is read
@@ -163,6 +167,35 @@ async function streamSocket(
   socket.end();
 }
 
+/** Issue 18 §3: the frames of `/ws/json/` or `/ws/undecodable/` (see the top comment). */
+export function chatSocketFrames(kind: 'json' | 'undecodable'): Buffer[] {
+  const token = fakeGithubToken();
+  if (kind === 'undecodable') {
+    return [frame(0x2, Buffer.concat([Buffer.from([0x80, 0xff, 0]), Buffer.from(token)]))];
+  }
+  const pieces = ['Sure. The deploy token is ', token.slice(0, 10), token.slice(10, 25)];
+  pieces.push(token.slice(25), '. Rotate it after the release.');
+  return pieces.map((content) => {
+    const chunk = { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] };
+    return frame(0x1, Buffer.from(JSON.stringify(chunk), 'utf8'));
+  });
+}
+
+async function streamChatSocket(
+  socket: Duplex,
+  kind: 'json' | 'undecodable',
+  delayMs: number,
+): Promise<void> {
+  for (const data of chatSocketFrames(kind)) {
+    if (socket.destroyed) return;
+    socket.write(data);
+    await sleep(delayMs);
+  }
+  if (socket.destroyed) return;
+  socket.write(frame(0x8, Buffer.from([0x03, 0xe8])));
+  socket.end();
+}
+
 export function createPageHookRoutes(options: { chunkDelayMs: number }): PageHookRoutes {
   const sockets = new Set<Duplex>();
   const delay = options.chunkDelayMs;
@@ -187,12 +220,27 @@ export function createPageHookRoutes(options: { chunkDelayMs: number }): PageHoo
       const url = new URL(req.url ?? '/', 'http://mock.invalid');
       const key = req.headers['sec-websocket-key'];
       socket.on('error', () => socket.destroy());
-      if (!url.pathname.startsWith('/ws/socket.io/') || typeof key !== 'string') {
+      const chatKind =
+        url.pathname === '/ws/json/'
+          ? 'json'
+          : url.pathname === '/ws/undecodable/'
+            ? 'undecodable'
+            : undefined;
+      if (
+        (chatKind === undefined && !url.pathname.startsWith('/ws/socket.io/')) ||
+        typeof key !== 'string'
+      ) {
         socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
         return;
       }
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
+      if (chatKind !== undefined) {
+        // The page's first frame is its chat request: answer once it arrives.
+        socket.once('data', () => {
+          streamChatSocket(socket, chatKind, delay).catch(() => socket.destroy());
+        });
+      }
       // Frames from the client (pings, close) are not needed by these tests.
       socket.on('data', () => undefined);
       const accept = createHash('sha1')
@@ -202,6 +250,7 @@ export function createPageHookRoutes(options: { chunkDelayMs: number }): PageHoo
         'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\n' +
           `sec-websocket-accept: ${accept}\r\n\r\n`,
       );
+      if (chatKind !== undefined) return;
       const binary = url.searchParams.get('binary') === '1';
       streamSocket(socket, promptOf(url), delay, binary).catch(() => socket.destroy());
     },
