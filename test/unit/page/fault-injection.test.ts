@@ -44,6 +44,7 @@ const encoded = (text: string) => new Net.TextEncoder().encode(text);
 const chunk = (content: string) =>
   `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}}]}\n\n`;
 const SSE = `: ok\n\n${chunk('Here is the key: ')}${chunk(`${SECRET} keep it safe`)}data: [DONE]\n\n`;
+const CHAT_BODY = JSON.stringify({ messages: [{ role: 'user', content: 'the key?' }] });
 const SOCKET_MESSAGES = [
   '0{"sid":"s","upgrades":[],"pingInterval":25000,"pingTimeout":20000}',
   '40{"sid":"k"}',
@@ -154,6 +155,37 @@ const scenarios: Record<string, Scenario> = {
       },
     };
   },
+  // Issue 18 §1: a chat-shaped request to a path no adapter claims, answered as text/plain.
+  'xhr (chat request, no adapter claims)'() {
+    const reports: string[] = [];
+    const target = {
+      XMLHttpRequest: createFakeXhrClass(),
+      ProgressEvent: FakeProgressEvent,
+      Event,
+      EventTarget: FakeEventTarget,
+      Function,
+      location: { href: 'http://127.0.0.1:8080/chat' },
+    };
+    installXhrHook(target as unknown as XhrHookTarget, hookOptions(reports));
+    return {
+      async ask() {
+        const xhr = new target.XMLHttpRequest();
+        const views: string[] = [];
+        let end = '';
+        xhr.addEventListener('progress', () => views.push(xhr.responseText));
+        for (const type of ['load', 'error']) xhr.addEventListener(type, () => (end = type));
+        xhr.open('POST', '/api/stream');
+        xhr.setRequestHeader('content-type', 'application/json');
+        xhr.send(CHAT_BODY);
+        xhr.respond(200, { 'content-type': 'text/plain' });
+        xhr.receive(SSE);
+        xhr.finish();
+        await until(() => end !== '');
+        views.push(xhr.responseText);
+        return { read: views.join('\n'), failed: end === 'error', reports };
+      },
+    };
+  },
   'event-source'() {
     const reports: string[] = [];
     const fakes = createFakeEventSourceRealm();
@@ -192,6 +224,29 @@ const scenarios: Record<string, Scenario> = {
         socket.addEventListener('message', (event) => read.push(`${(event as MessageEvent).data}`));
         socket.addEventListener('close', () => (closed = true));
         for (const message of SOCKET_MESSAGES) socket.emit(message);
+        await settle();
+        const failed = socket.closedWith !== undefined;
+        if (!failed) socket.closeFromServer();
+        await until(() => closed || failed);
+        return { read: read.join('\n'), failed, reports };
+      },
+    };
+  },
+  // Issue 18 §3: OpenAI-style JSON frames on a socket no format claims (generic adapter).
+  'web-socket (JSON frames, generic adapter)'() {
+    const reports: string[] = [];
+    const fakes = createFakeEventSourceRealm();
+    const target = { ...fakes, MessageEvent, CloseEvent: FakeCloseEvent, Event, Function };
+    installWebSocketHook(target as unknown as WebSocketHookTarget, hookOptions(reports));
+    return {
+      async ask() {
+        const socket = new target.WebSocket('ws://127.0.0.1:8080/realtime');
+        const read: string[] = [];
+        let closed = false;
+        socket.addEventListener('message', (event) => read.push(`${(event as MessageEvent).data}`));
+        socket.addEventListener('close', () => (closed = true));
+        socket.send(CHAT_BODY);
+        for (const event of SSE.split('\n\n').slice(1, -2)) socket.emit(event.slice(6));
         await settle();
         const failed = socket.closedWith !== undefined;
         if (!failed) socket.closeFromServer();
@@ -305,6 +360,8 @@ const LOCKED: Record<string, [object, string]> = {
   xhr: [RegExp.prototype, 'test'],
   'event-source': [String.prototype, 'includes'],
   'web-socket': [String.prototype, 'startsWith'],
+  'xhr (chat request, no adapter claims)': [Array.prototype, 'some'],
+  'web-socket (JSON frames, generic adapter)': [String.prototype, 'search'],
 };
 
 function lockedFault(hook: string): Fault {
@@ -363,6 +420,7 @@ describe.each(Object.keys(scenarios))('fault injection: the %s hook', (hook) => 
     const outcome = await attempt(lockedFault(hook));
     expect(outcome.read).not.toContain(SECRET.slice(4, 14));
     expect(outcome.failed).toBe(true);
-    expect(outcome.reports).toEqual([`${hook}:decision`]);
+    // The report names the hook (`xhr`, `web-socket`), not the scenario.
+    expect(outcome.reports).toEqual([`${hook.split(' ')[0]}:decision`]);
   });
 });
