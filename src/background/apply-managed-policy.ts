@@ -11,7 +11,9 @@
  * the person's previous own value wherever the policy decides, so lifting the
  * policy later gives the person back exactly what they had chosen.
  */
+import type { RuleKind } from '../core/rules/rule.ts';
 import { DEFAULT_SITE_PATTERNS, type Settings } from '../protocol/settings-schema.ts';
+import { DEFAULT_INCOMING_POLICY } from './default-settings.ts';
 import type { ManagedPolicy } from './managed-policy.ts';
 
 const isDefaultSite = (site: string): boolean => Object.hasOwn(DEFAULT_SITE_PATTERNS, site);
@@ -43,6 +45,32 @@ export function isPackLocked(policy: ManagedPolicy, name: string): boolean {
     Object.hasOwn(policy.packsEnabled, name) ||
     policy.customPacks.some((pack) => pack.name === name)
   );
+}
+
+/**
+ * True when the person may not set `kind` to `off` in answers: a rule of the
+ * organisation's packs has that kind, and `off` would switch it off
+ * (combineIncomingAction). The policy's own value for the kind, if any, decides.
+ */
+export function isIncomingOffLocked(policy: ManagedPolicy, kind: RuleKind): boolean {
+  return (
+    !Object.hasOwn(policy.incoming, kind) &&
+    policy.customPacks.some((pack) => pack.kinds.includes(kind))
+  );
+}
+
+function effectiveIncoming(
+  own: Settings['policy']['incoming'],
+  policy: ManagedPolicy,
+): Settings['policy']['incoming'] {
+  const incoming = { ...own, ...policy.incoming };
+  for (const kind of Object.keys(incoming) as RuleKind[]) {
+    // The organisation's packs keep running: the person's `off` falls back to the default.
+    if (incoming[kind] === 'off' && isIncomingOffLocked(policy, kind)) {
+      incoming[kind] = DEFAULT_INCOMING_POLICY[kind];
+    }
+  }
+  return incoming;
 }
 
 function packName(source: unknown): unknown {
@@ -77,7 +105,7 @@ export function applyManagedPolicy(own: Settings, policy: ManagedPolicy): Settin
     ...structuredClone(own),
     sites: effectiveSites(own.sites, policy),
     policy: {
-      incoming: { ...own.policy.incoming, ...policy.incoming },
+      incoming: effectiveIncoming(own.policy.incoming, policy),
       outgoing: { ...own.policy.outgoing, ...policy.outgoing },
     },
     allowedImageHosts: [...(policy.allowedImageHosts ?? own.allowedImageHosts)],

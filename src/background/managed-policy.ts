@@ -40,6 +40,8 @@ export interface ManagedPack {
   name: string;
   /** The rule ids of the pack (they cannot be switched off by the person). */
   ruleIds: string[];
+  /** The kinds of its rules (the person cannot switch these kinds off in answers). */
+  kinds: RuleKind[];
   /** The pack as the administrator wrote it (validated). */
   source: unknown;
 }
@@ -208,13 +210,14 @@ class PolicyParser {
         this.report(`customPacks[${index}]`, 'invalid-pack');
         return;
       }
-      const pack = source as { name: string; rules: { id: string }[] };
+      const pack = source as { name: string; rules: { id: string; kind: RuleKind }[] };
       // A later pack of the same name replaces an earlier one, as an import does.
       const others = packs.filter((kept) => kept.name !== pack.name);
       packs.length = 0;
       packs.push(...others, {
         name: pack.name,
         ruleIds: pack.rules.map((rule) => rule.id),
+        kinds: [...new Set(pack.rules.map((rule) => rule.kind))],
         source,
       });
     });

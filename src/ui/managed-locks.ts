@@ -4,7 +4,12 @@
  * the background applies (apply-managed-policy.ts), so what the UI shows as
  * locked is exactly what the background keeps in force.
  */
-import { isPackLocked, isRuleLocked, isSiteLocked } from '../background/apply-managed-policy.ts';
+import {
+  isIncomingOffLocked,
+  isPackLocked,
+  isRuleLocked,
+  isSiteLocked,
+} from '../background/apply-managed-policy.ts';
 import {
   emptyManagedPolicy,
   isEmptyManagedPolicy,
@@ -18,6 +23,8 @@ export interface ManagedLocks {
   any: boolean;
   site(site: string): boolean;
   incoming(kind: RuleKind): boolean;
+  /** `off` is not offered for this kind in answers (the organisation's packs use it). */
+  incomingOff(kind: RuleKind): boolean;
   outgoing(kind: RuleKind): boolean;
   imageHosts: boolean;
   pack(name: string): boolean;
@@ -32,6 +39,7 @@ export function locksOf(policy: ManagedPolicy, issues: readonly ManagedIssue[] =
     any: !isEmptyManagedPolicy(policy),
     site: (site) => isSiteLocked(policy, site),
     incoming: (kind) => Object.hasOwn(policy.incoming, kind),
+    incomingOff: (kind) => isIncomingOffLocked(policy, kind),
     outgoing: (kind) => Object.hasOwn(policy.outgoing, kind),
     imageHosts: policy.allowedImageHosts !== undefined,
     pack: (name) => isPackLocked(policy, name),

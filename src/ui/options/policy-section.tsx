@@ -12,7 +12,7 @@ export interface PolicySectionProps {
   policy: Settings['policy'];
   disabled: boolean;
   /** Issue 21 §1: kinds whose policy the organisation sets. */
-  locks: Pick<ManagedLocks, 'incoming' | 'outgoing'>;
+  locks: Pick<ManagedLocks, 'incoming' | 'incomingOff' | 'outgoing'>;
   onIncoming: (kind: RuleKind, action: IncomingAction) => void;
   onOutgoing: (kind: RuleKind, action: OutgoingAction) => void;
 }
@@ -52,7 +52,11 @@ export function PolicySection(props: PolicySectionProps) {
                   }}
                 >
                   {INCOMING.map((action) => (
-                    <option key={action} value={action}>
+                    <option
+                      key={action}
+                      value={action}
+                      disabled={action === 'off' && locks.incomingOff(kind)}
+                    >
                       {policyLabel(action)}
                     </option>
                   ))}

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyManagedPolicy,
+  isIncomingOffLocked,
   isRuleLocked,
   isSiteLocked,
   ownAfterEdit,
@@ -142,6 +143,10 @@ function expectManagedWins(effective: Settings, policy: ManagedPolicy): void {
       if (policy.ruleSwitches[id] !== false)
         expect(effective.packs.disabledRules).not.toContain(id);
     }
+    // The person's `off` for a kind would switch the organisation's rules of that kind off.
+    for (const k of pack.kinds) {
+      if (!(k in policy.incoming)) expect(effective.policy.incoming[k]).not.toBe('off');
+    }
   }
   if (policy.allowedImageHosts !== undefined) {
     expect(effective.allowedImageHosts).toEqual(policy.allowedImageHosts);
@@ -181,7 +186,9 @@ describe('parseManagedPolicy', () => {
       outgoing: { secret: 'block' },
       packsEnabled: { pii: true },
       ruleSwitches: { email: false, 'aws-access-key': true },
-      customPacks: [{ name: 'org-a', ruleIds: ['org-a-rule'], source: orgPack('org-a') }],
+      customPacks: [
+        { name: 'org-a', ruleIds: ['org-a-rule'], kinds: ['custom'], source: orgPack('org-a') },
+      ],
       allowedImageHosts: ['images.corp.example'],
       audit: { maxRecords: 50_000, maxAgeDays: 90 },
     });
@@ -287,7 +294,7 @@ describe('applyManagedPolicy', () => {
           expectManagedWins(effective, policy);
           // What the policy does not set stays the person's.
           for (const k of RULE_KINDS) {
-            if (!(k in policy.incoming))
+            if (!(k in policy.incoming) && !isIncomingOffLocked(policy, k))
               expect(effective.policy.incoming[k]).toBe(own.policy.incoming[k]);
           }
           for (const [key, entry] of Object.entries(own.sites)) {
@@ -338,6 +345,22 @@ describe('applyManagedPolicy', () => {
     },
     PROPERTY_TIMEOUT_MS,
   );
+
+  it('the person’s off for a kind the organisation’s packs use falls back to the default', () => {
+    const own = defaultSettings();
+    own.policy.incoming.custom = 'off';
+    own.policy.incoming.pii = 'off';
+    const policy = validPolicy({ customPacks: [orgPack('org-a')] });
+    const effective = applyManagedPolicy(own, policy);
+    expect(effective.policy.incoming.custom).toBe('flag');
+    expect(effective.policy.incoming.pii).toBe('off');
+    // The policy's own value for the kind decides, even `off`.
+    const explicit = validPolicy({
+      customPacks: [orgPack('org-a')],
+      incomingPolicy: { custom: 'off' },
+    });
+    expect(applyManagedPolicy(own, explicit).policy.incoming.custom).toBe('off');
+  });
 
   it('an edit of a free value is kept', () => {
     const own = defaultSettings();
