@@ -23,7 +23,7 @@
  *    snapshotted once the hooks are in, for decisions (`pristine`).
  */
 
-import { snapshotLanguage } from './intrinsics.ts';
+import { apply, snapshotLanguage } from './intrinsics.ts';
 import { recognisers, recogniseResponse } from '../core/wire/wire-recognisers.ts';
 import { browserHandshakeDeps, startHandshake } from '../content/page-channel-handshake.ts';
 import { installFetchHook, newFetchHookStats } from './fetch-hook.ts';
@@ -39,6 +39,7 @@ import { createRemoteGuards } from './remote-guard.ts';
 import { randomId } from '../protocol/random-id.ts';
 import { onDocumentElement } from '../content/on-document-element.ts';
 import { claimWindow, installFrameHooks, type PageWindow } from './frame-hooks.ts';
+import { installWorkerHooks } from './worker-hooks.ts';
 
 function markGuardOn(): void {
   // Element.setAttribute also works on XML and SVG documents, where `dataset` may not exist.
@@ -80,6 +81,13 @@ const hookOptions: PageHookOptions = {
 /** Installs every hook in `win`: this window, or a same-origin child (frame-hooks.ts). */
 function hookWindow(win: PageWindow): void {
   installFetchHook(win, hookOptions);
+  // Issue 18 §2: a worker's fetch goes out through this window's guarded fetch.
+  const guardedFetch = win.fetch;
+  installWorkerHooks(win, {
+    fetch: (url, init) => apply(guardedFetch, win, [url, init]) as Promise<Response>,
+    reportFailure: (hook, reason) => hookOptions.reportFailure?.(hook, reason),
+    newId,
+  });
   installXhrHook(win, hookOptions);
   // Issue 5: XHR sends (DeepSeek, Gemini web) leave only as their guarded copy too.
   installXhrOutgoingHook(win, outgoingHook, hookOptions.reportFailure);

@@ -1,17 +1,81 @@
 /**
  * E2E (issue 18 §2, every context): an answer read from a frame the page made or from a
  * worker, in real Chromium and Firefox ESR with the built extension, on the mock chat's
- * `/contexts` page (contexts.html). Each context asks the mock OpenAI endpoint for the
+ * `/contexts` pages (contexts.html). Each context asks the mock OpenAI endpoint for the
  * scripted secret, split across stream events, and reads the stream itself: what it read
  * shows the redaction, and no text it could read while the answer streamed holds any
- * 8-character piece of the secret.
+ * 8-character piece of the secret. Where a worker cannot be hooked (a strict nonce CSP:
+ * the blob: worker may load no script), it does not run, the person gets the failure
+ * notice and the audit log a record; the page reads nothing of the answer.
  */
 
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockChat, type MockChat } from '../mock-chat/server.ts';
 import { fakeGithubToken } from '../mock-chat/scripted-answers.ts';
-import { launchChromium, launchFirefox, type ExtensionBrowser } from './launch.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { READING_CONTEXTS } from '../../src/page/reading-contexts.ts';
+import { readAuditStore, type LoggedRecord } from './audit-store.ts';
+import {
+  launchChromium,
+  launchFirefox,
+  openExtensionPage,
+  POPUP_PATH,
+  ROOT,
+  tabIdOf,
+  type ExtensionBrowser,
+} from './launch.ts';
+
+/** The failure notice as the person reads it (the extension's own `_locales`). */
+const FAILED_NOTICE = (
+  JSON.parse(readFileSync(join(ROOT, '_locales', 'en', 'messages.json'), 'utf8')) as Record<
+    string,
+    { message: string }
+  >
+).notice_failed!.message;
+
+/** The notices shown in the tab at `url`, read from the extension (closed shadow root). */
+async function noticesIn(target: ExtensionBrowser, url: string): Promise<string[]> {
+  const extensionPage = await openExtensionPage(target, POPUP_PATH, 'body');
+  try {
+    const tabId = await tabIdOf(extensionPage, url);
+    return await extensionPage.evaluate(async (id: number) => {
+      const [result] = await chrome.scripting.executeScript({
+        target: { tabId: id },
+        func: () => {
+          const host = document.querySelector('chat-stream-guard-notices');
+          if (host === null) return [];
+          const dom = (
+            globalThis as unknown as {
+              chrome?: { dom?: { openOrClosedShadowRoot?(e: Element): ShadowRoot | null } };
+            }
+          ).chrome?.dom;
+          const root =
+            dom?.openOrClosedShadowRoot?.(host) ??
+            (host as Element & { openOrClosedShadowRoot: ShadowRoot | null })
+              .openOrClosedShadowRoot;
+          return Array.from(
+            root?.querySelectorAll('.notice .text') ?? [],
+            (n) => n.textContent ?? '',
+          );
+        },
+      });
+      return (result?.result as string[] | undefined) ?? [];
+    }, tabId);
+  } finally {
+    await extensionPage.close();
+  }
+}
+
+async function auditRecords(target: ExtensionBrowser): Promise<LoggedRecord[]> {
+  const extensionPage = await openExtensionPage(target, POPUP_PATH, 'body');
+  try {
+    return (await readAuditStore(extensionPage)) ?? [];
+  } finally {
+    await extensionPage.close();
+  }
+}
 
 interface Read {
   text: string;
@@ -19,8 +83,9 @@ interface Read {
   error: string;
 }
 
-function askIn(page: Page, kind: string): Promise<Read> {
-  return page.evaluate(
+/** What `kind` read; `undefined` when it never answered (a worker that did not start). */
+function askIn(page: Page, kind: string, waitMs = 15_000): Promise<Read | undefined> {
+  const asked = page.evaluate(
     (k: string) =>
       (window as unknown as { askIn(k: string, p: string): Promise<Read> }).askIn(
         k,
@@ -28,7 +93,13 @@ function askIn(page: Page, kind: string): Promise<Read> {
       ),
     kind,
   );
+  const silence = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), waitMs));
+  return Promise.race([asked, silence]);
 }
+
+/** Every context the fixture page reads from; the list in reading-contexts.ts names each. */
+const FRAMES = ['frame-sync', 'frame-indexed', 'frame-srcdoc', 'frame-blob'] as const;
+const WORKERS = ['worker-classic', 'worker-module', 'worker-blob', 'shared-worker'] as const;
 
 /** Every 8-unit piece of `secret` (DESIGN.md §3.10: no fragment survives). */
 function pieces(secret: string): string[] {
@@ -40,7 +111,7 @@ function pieces(secret: string): string[] {
 describe.each([
   { name: 'chromium', launch: launchChromium },
   { name: 'firefox', launch: launchFirefox },
-])('answers read from frames in $name', ({ launch }) => {
+])('answers read from frames and workers in $name', ({ launch }) => {
   const token = fakeGithubToken();
   let chat: MockChat;
   let target: ExtensionBrowser;
@@ -58,17 +129,72 @@ describe.each([
     await chat?.close();
   });
 
-  it.each(['frame-sync', 'frame-indexed', 'frame-srcdoc', 'frame-blob'])(
-    'redacts a secret split across events, read in a %s',
+  function expectRedacted(read: Read | undefined): void {
+    expect(read?.error).toBe('');
+    expect(read!.text).toContain('[redacted:github-pat]');
+    expect(read!.text).toContain('Remember to rotate it');
+    expect(read!.views.length).toBeGreaterThan(3);
+    for (const view of [read!.text, ...read!.views]) {
+      for (const piece of pieces(token)) expect(view).not.toContain(piece);
+    }
+  }
+
+  it.each(FRAMES)('redacts a secret split across events, read in a %s', async (kind) => {
+    expectRedacted(await askIn(page, kind));
+  });
+
+  it.each(WORKERS)(
+    'redacts a secret split across events, read in a %s (a CSP that lets blob: workers load the site’s scripts)',
     async (kind) => {
-      const read = await askIn(page, kind);
-      expect(read.error).toBe('');
-      expect(read.text).toContain('[redacted:github-pat]');
-      expect(read.text).toContain('Remember to rotate it');
-      expect(read.views.length).toBeGreaterThan(3);
-      for (const view of [read.text, ...read.views]) {
-        for (const piece of pieces(token)) expect(view).not.toContain(piece);
+      const open = await target.browser.newPage();
+      try {
+        await open.goto(`${chat.url}/contexts/open`, { waitUntil: 'load' });
+        expectRedacted(await askIn(open, kind));
+      } finally {
+        await open.close();
       }
     },
   );
+
+  it.each(WORKERS)(
+    'refuses a %s it cannot hook (strict nonce CSP): nothing read, a notice and an audit record',
+    async (kind) => {
+      const strict = await target.browser.newPage();
+      const url = `${chat.url}/contexts?${kind}`;
+      try {
+        const before = (await auditRecords(target)).filter((r) => r.format === 'worker').length;
+        await strict.goto(url, { waitUntil: 'load' });
+        const read = await askIn(strict, kind, 3_000);
+        // The worker never ran the page's script: an error, or no answer at all.
+        expect(read === undefined || read.error !== '').toBe(true);
+        expect(read?.text ?? '').toBe('');
+        await expect
+          .poll(() => noticesIn(target, url), { timeout: 10_000 })
+          .toContain(FAILED_NOTICE);
+        await expect
+          .poll(
+            async () => (await auditRecords(target)).filter((r) => r.format === 'worker').length,
+            { timeout: 10_000 },
+          )
+          .toBeGreaterThan(before);
+      } finally {
+        await strict.close();
+      }
+    },
+  );
+
+  it('has a case for every context listed in reading-contexts.ts, and lists every case', () => {
+    expect([...FRAMES, ...WORKERS].sort()).toEqual(Object.keys(READING_CONTEXTS).sort());
+  });
+
+  it('lists every kind of worker this browser offers to pages', async () => {
+    const offered = await page.evaluate(() =>
+      ['Worker', 'SharedWorker'].filter((name) => name in window),
+    );
+    const listed = Object.keys(READING_CONTEXTS).join('\n');
+    if (offered.includes('Worker')) expect(listed).toContain('worker-');
+    if (offered.includes('SharedWorker')) expect(listed).toContain('shared-worker');
+    // A service worker is the site's own (registered from its origin), not started by a
+    // page script from a URL the hooks see: out of the hooks' reach, in the docs.
+  });
 });

@@ -6,6 +6,9 @@
  *   about:blank iframe used in the same task it was appended (through `contentWindow`
  *   and by index), from a srcdoc and a blob: iframe's own script, and from a dedicated
  *   classic, module and blob: worker and a shared worker.
+ * - `GET /contexts/open`: the same page under a policy that lets blob: workers load the
+ *   site's scripts (`script-src 'self' blob:`); `/contexts` has the mock chat's strict
+ *   nonce-only policy, under which a blob: worker can load no script.
  * - `GET /contexts/worker.js`, `/contexts/shared-worker.js`: classic worker scripts that
  *   answer `{ url, prompt }` with `{ text, views, error }` (the answer's text, every text
  *   the worker could read while it streamed, and an error if the read failed).
@@ -20,6 +23,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import { sendNoncePage } from './nonce-page.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -84,6 +88,28 @@ self.onmessage = async (event) => {
 `,
 };
 
+/**
+ * The same page under a policy that lets a blob: worker load the site's own scripts
+ * (`script-src` with 'self' and blob:), as sites that start workers from blob: URLs
+ * have: there the extension hooks the workers.
+ */
+function sendOpenPage(res: ServerResponse): void {
+  const nonce = randomBytes(16).toString('base64');
+  const body = PAGE_HTML.replaceAll('{{nonce}}', nonce);
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': [
+      "default-src 'self'",
+      `script-src 'nonce-${nonce}' 'self' blob:`,
+      "worker-src 'self' blob:",
+      "frame-src 'self' blob:",
+      "base-uri 'none'",
+    ].join('; '),
+  });
+  res.end(body);
+}
+
 export interface ContextRoutes {
   /** Answers the request when it is one of these routes; false otherwise. */
   handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean;
@@ -95,6 +121,10 @@ export function createContextRoutes(): ContextRoutes {
       if (req.method !== 'GET') return false;
       if (url.pathname === '/contexts') {
         sendNoncePage(res, PAGE_HTML, ["frame-src 'self' blob:", "worker-src 'self' blob:"]);
+        return true;
+      }
+      if (url.pathname === '/contexts/open') {
+        sendOpenPage(res);
         return true;
       }
       const script = SCRIPTS[url.pathname];
