@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
 import { type CompiledPack, compilePack } from '../../src/core/rules/compile-pack.ts';
+import type { WireProbe } from '../../src/core/wire/wire-event.ts';
 
 /** How the provider ends a refused answer: the blocked body's last bytes, or a whole JSON document. */
 export type BlockEnding = { endsWith: string } | { json: true };
@@ -25,13 +26,14 @@ export interface AdapterCase {
   guarded: boolean;
   block?: BlockEnding;
   /** When given, detection from this probe must pick `adapter` (head: the body's start). */
-  probe?: { url: string; contentType: string; method?: string };
+  probe?: Omit<WireProbe, 'head'>;
   body: string;
 }
 
 interface Manifest {
   source: string;
-  cases: Omit<AdapterCase, 'folder' | 'source' | 'body'>[];
+  /** Each case may name its own section instead (`source`). */
+  cases: (Omit<AdapterCase, 'folder' | 'source' | 'body'> & { source?: string })[];
   /** Files in the folder that are not response bodies (socket messages), and who reads them. */
   notBodies?: { file: string; reason: string }[];
 }
@@ -68,7 +70,7 @@ export function adapterCases(): AdapterCase[] {
     return manifest.cases.map((c) => ({
       ...c,
       folder,
-      source: manifest.source,
+      source: c.source ?? manifest.source,
       body: readFileSync(`${FIXTURE_ROOT}${folder}/${c.file}`, 'utf8'),
     }));
   });

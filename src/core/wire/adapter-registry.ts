@@ -8,6 +8,9 @@
  * safe. Socket.IO messages (Open WebUI) are not HTTP bodies: the WebSocket hook
  * uses `OpenWebUiSocketGuard` from adapters/open-webui-socket.ts directly.
  */
+import { aiSdkDataStream } from './adapters/ai-sdk-data-stream.ts';
+import { aiSdkTextStream } from './adapters/ai-sdk-text-stream.ts';
+import { aiSdkUiStream } from './adapters/ai-sdk-ui-stream.ts';
 import { anthropicMessageJson } from './adapters/anthropic-message-json.ts';
 import { anthropicMessages } from './adapters/anthropic-messages.ts';
 import { chatgptWeb } from './adapters/chatgpt-web.ts';
@@ -44,6 +47,9 @@ const adapters: readonly WireAdapter[] = [
   libreChat,
   libreChatHistory,
   lobeChat,
+  aiSdkUiStream,
+  aiSdkDataStream,
+  aiSdkTextStream,
   anthropicMessages,
   openAiResponsesStream,
   openAiChatStream,

@@ -66,6 +66,10 @@ export type WireFormat =
   | 'open-webui'
   | 'librechat'
   | 'lobechat'
+  /** The Vercel AI SDK's streams (WIRE-FORMATS-2.md §1): UI message stream, v3/v4 data stream, text stream. */
+  | 'ai-sdk-ui'
+  | 'ai-sdk-data'
+  | 'ai-sdk-text'
   /** An answer no adapter claims, guarded by the generic structural adapter (adapters/structural.ts). */
   | 'generic';
 
@@ -81,7 +85,19 @@ export interface WireProbe {
    * its answer is guarded even when no adapter claims it (DESIGN.md §3.5).
    */
   chatRequest?: boolean;
+  /**
+   * The client the request body came from, when its shape tells
+   * (requests/ai-sdk-request.ts `aiSdkRequestShape`): AI SDK traffic is known
+   * on any URL, also when an app or proxy drops the marker headers
+   * (WIRE-FORMATS-2.md §1, "Detection pitfall").
+   */
+  requestShape?: RequestShape;
+  /** Response headers the recognisers read (lower-case names), e.g. `x-vercel-ai-ui-message-stream`. */
+  headers?: Readonly<Record<string, string>>;
 }
+
+/** A request body's client, by shape: AI SDK 5+ `useChat` (`parts`), AI SDK 3/4 `useChat` (`content`). */
+export type RequestShape = 'ai-sdk-ui' | 'ai-sdk-v4';
 
 /** `sniffed`: the adapter frames the body by its own structure (framing/structural-framer.ts). */
 export type Framing = 'sse' | 'ndjson' | 'whole-body' | 'length-prefixed' | 'sniffed';

@@ -58,6 +58,23 @@ const CLAUDE_COMPLETION_URL = new RegExp(
 /** claude.ai's conversation document. */
 const CLAUDE_CONVERSATION_URL = new RegExp(`${CLAUDE_ORG_CONVERSATION}(?:[?#]|$)`);
 
+/**
+ * The AI SDK UI message stream as its body opens (WIRE-FORMATS-2.md §1.3):
+ * after optional `: stream-open` / `: keep-alive` comments, a `data:` line whose
+ * chunk (serialised by `JSON.stringify`, so `type` is its first key) is one that
+ * can open a stream.
+ */
+const AI_SDK_UI_HEAD =
+  /^(?:[ \t]*(?::.*)?\r?\n)*data: ?\{"type":"(?:(?:text-|reasoning-|tool-input-)?start"|start-step|message-metadata|data-|source-|file"|tool-)/;
+
+/**
+ * The AI SDK 3/4 data stream as its first line opens (§1.6): `f:{"messageId":…}`
+ * from `streamText`, or a text, reasoning, error, data, annotation or tool part.
+ */
+const AI_SDK_DATA_HEAD = /^(?:f:\{"messageId":|[03g]:"|[28]:\[|[9abc]:\{"toolCallId":)/;
+
+const header = (probe: WireProbe, name: string): string | undefined => probe.headers?.[name];
+
 /** Content types that are media, never an answer's text: left to the page as they are. */
 const MEDIA_TYPE = /^\s*(?:audio|image|video|font|model)\//;
 
@@ -85,6 +102,34 @@ export function headShowsKnownShape(head: string): boolean {
 }
 
 export const recognisers = {
+  aiSdkUiStream: {
+    id: 'ai-sdk-ui-stream',
+    format: 'ai-sdk-ui',
+    framing: 'sse',
+    // The marker header, the request body's shape, or the first chunk: the client itself
+    // never checks the header and apps drop it (§1, "Detection pitfall").
+    detect: (probe) =>
+      header(probe, 'x-vercel-ai-ui-message-stream') !== undefined ||
+      (probe.contentType.includes('text/event-stream') &&
+        (probe.requestShape === 'ai-sdk-ui' || AI_SDK_UI_HEAD.test(probe.head))),
+  },
+  aiSdkDataStream: {
+    id: 'ai-sdk-data-stream',
+    format: 'ai-sdk-data',
+    framing: 'ndjson',
+    detect: (probe) =>
+      header(probe, 'x-vercel-ai-data-stream') !== undefined ||
+      (!probe.contentType.includes('text/event-stream') &&
+        !probe.contentType.includes('json') &&
+        AI_SDK_DATA_HEAD.test(probe.head.replace(/^\uFEFF/, ''))),
+  },
+  aiSdkTextStream: {
+    id: 'ai-sdk-text-stream',
+    format: 'ai-sdk-text',
+    framing: 'sniffed',
+    // No marker at all (§1.7): only an AI SDK request answered with plain text.
+    detect: (probe) => probe.requestShape !== undefined && probe.contentType.includes('text/plain'),
+  },
   anthropicMessageJson: {
     id: 'anthropic-message-json',
     format: 'anthropic',
@@ -338,6 +383,9 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.libreChat,
   recognisers.libreChatHistory,
   recognisers.lobeChat,
+  recognisers.aiSdkUiStream,
+  recognisers.aiSdkDataStream,
+  recognisers.aiSdkTextStream,
   recognisers.anthropicMessages,
   recognisers.openAiResponsesStream,
   recognisers.openAiChatStream,

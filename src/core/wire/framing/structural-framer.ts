@@ -243,7 +243,7 @@ function lineFrame(raw: string): ShapedFrame {
 }
 
 /** Plain text or binary: each push is one frame. */
-class PassageFramer implements Framer {
+export class PassageFramer implements Framer {
   constructor(private readonly shape: 'text' | 'binary') {}
 
   push(text: string): ShapedFrame[] {
