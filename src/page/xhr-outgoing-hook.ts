@@ -12,8 +12,13 @@
  * person: a recognised one fails closed with a NetworkError at once, and the person is
  * told (`reportFailure`, issue 18 §3).
  *
+ * Issue 18 §4: the built-ins it calls (`Reflect.apply`, the WeakMap, the event and
+ * exception constructors) are captured at install (document_start, intrinsics.ts), so
+ * page code that replaces them later cannot stop a plain send or release a raw copy.
+ *
  * No extension APIs here.
  */
+import { apply, weakMap } from './intrinsics.ts';
 import { replaceMethod } from './native-patch.ts';
 import type { OutgoingHook } from './outgoing-hook.ts';
 
@@ -38,19 +43,21 @@ export function installXhrOutgoingHook(
   reportFailure?: (hook: string, reason: string) => void,
 ): void {
   const proto = target.XMLHttpRequest.prototype;
-  const opened = new WeakMap<XMLHttpRequest, OpenedRequest>();
+  const opened = weakMap<XMLHttpRequest, OpenedRequest>();
   const nativeAbort = proto.abort;
   const nativeDispatch = target.EventTarget.prototype.dispatchEvent;
+  const { ProgressEvent, DOMException } = target;
+  const NativeDocument = typeof Document === 'undefined' ? undefined : Document;
   type AnyMethod = (this: XMLHttpRequest, ...args: never[]) => unknown;
 
   replaceMethod<AnyMethod>(proto, 'open', target, (nativeOpen) => {
     return {
       open(this: XMLHttpRequest, ...args: unknown[]): void {
-        Reflect.apply(nativeOpen, this, args);
+        apply(nativeOpen, this, args);
         opened.set(this, {
-          method: String(args[0]),
-          url: String(args[1]),
-          async: args.length < 3 || Boolean(args[2]),
+          method: `${args[0] as string}`,
+          url: `${args[1] as string}`,
+          async: args.length < 3 || !!args[2],
           headers: [],
         });
       },
@@ -60,17 +67,17 @@ export function installXhrOutgoingHook(
   replaceMethod<AnyMethod>(proto, 'setRequestHeader', target, (nativeSetHeader) => {
     return {
       setRequestHeader(this: XMLHttpRequest, name: string, value: string): void {
-        Reflect.apply(nativeSetHeader, this, [name, value]);
-        opened.get(this)?.headers.push([String(name), String(value)]);
+        apply(nativeSetHeader, this, [name, value]);
+        const headers = opened.get(this)?.headers;
+        if (headers !== undefined) headers[headers.length] = [`${name}`, `${value}`];
       },
     }.setRequestHeader as AnyMethod;
   });
 
   const fail = (xhr: XMLHttpRequest) => {
-    Reflect.apply(nativeAbort, xhr, []);
-    for (const type of ['error', 'loadend']) {
-      Reflect.apply(nativeDispatch, xhr, [new target.ProgressEvent(type)]);
-    }
+    apply(nativeAbort, xhr, []);
+    apply(nativeDispatch, xhr, [new ProgressEvent('error')]);
+    apply(nativeDispatch, xhr, [new ProgressEvent('loadend')]);
   };
 
   replaceMethod<AnyMethod>(proto, 'send', target, (nativeSend) => {
@@ -78,7 +85,7 @@ export function installXhrOutgoingHook(
       send(this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null): void {
         const request = opened.get(this);
         let prepared: Promise<Parameters<typeof fetch>> | undefined;
-        const isDocument = typeof Document !== 'undefined' && body instanceof Document;
+        const isDocument = NativeDocument !== undefined && body instanceof NativeDocument;
         if (request !== undefined && body !== undefined && body !== null && !isDocument) {
           prepared = hook.prepare(request.url, {
             method: request.method,
@@ -87,19 +94,19 @@ export function installXhrOutgoingHook(
           });
         }
         if (prepared === undefined) {
-          Reflect.apply(nativeSend, this, [body]);
+          apply(nativeSend, this, [body]);
           return;
         }
         if (request?.async === false) {
           prepared.catch(() => undefined);
           reportFailure?.('xhr', 'synchronous-send');
-          throw new target.DOMException('Failed to execute send', 'NetworkError');
+          throw new DOMException('Failed to execute send', 'NetworkError');
         }
         prepared
           .then(
             async ([guarded]) => {
               const text = await (guarded as Request).text();
-              Reflect.apply(nativeSend, this, [text]);
+              apply(nativeSend, this, [text]);
             },
             () => fail(this),
           )

@@ -105,4 +105,47 @@ describe('installXhrOutgoingHook', () => {
     expect(sends).toEqual([]);
     expect(reports).toEqual(['xhr:synchronous-send']);
   });
+
+  it('page code replacing Reflect.apply and WeakMap methods after install opens nothing (issue 18 §4)', async () => {
+    const token = fakeGithubToken(14);
+    const { realm, sends, FakeXhr } = fakeRealm();
+    installXhrOutgoingHook(realm, hook());
+    const replaced = [
+      [Reflect, 'apply', () => undefined],
+      [WeakMap.prototype, 'get', () => undefined],
+      [
+        WeakMap.prototype,
+        'set',
+        function (this: WeakMap<object, unknown>) {
+          return this;
+        },
+      ],
+    ] as const;
+    const before = replaced.map(([holder, key]) => Object.getOwnPropertyDescriptor(holder, key)!);
+    replaced.forEach(([holder, key, value]) =>
+      Object.defineProperty(holder, key, {
+        ...before[0],
+        value,
+        writable: true,
+        configurable: true,
+      }),
+    );
+    let sentAtOnce: unknown[] = [];
+    try {
+      const plain = new FakeXhr() as unknown as XMLHttpRequest;
+      plain.open('POST', '/upload');
+      plain.send('raw');
+      const chat = new FakeXhr() as unknown as XMLHttpRequest;
+      chat.open('POST', '/v1/chat/completions');
+      chat.setRequestHeader('content-type', 'application/json');
+      chat.send(chatBody(`key ${token}`));
+      sentAtOnce = sends.slice();
+    } finally {
+      replaced.forEach(([holder, key], i) => Object.defineProperty(holder, key, before[i]!));
+    }
+    expect(sentAtOnce).toEqual(['raw']);
+    await expect.poll(() => sends.length, { timeout: 10_000 }).toBe(2);
+    expect(String(sends[1])).not.toContain(token);
+    expect(String(sends[1])).toContain('[redacted');
+  });
 });
