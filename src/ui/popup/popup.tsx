@@ -115,6 +115,27 @@ export function Popup() {
     };
   }, [filter]);
 
+  /**
+   * Issue 21 §1: a site the organisation forces on whose host permission is missing
+   * (a policy cannot grant it). The switch is locked, so this asks for the permission
+   * alone, in the click; the background re-registers on `permissions.onAdded`.
+   */
+  const onGrant = useCallback(() => {
+    if (view.kind !== 'ready') return;
+    const { tab, state } = view;
+    const permission = requestSitePermission(state.site);
+    setBusy(true);
+    setNotice(null);
+    void permission
+      .then(async (granted) => {
+        if (!granted) return setNotice({ tone: 'error', key: 'popup_permission_denied' });
+        setNotice({ tone: 'info', key: 'popup_reload_hint' });
+        const refreshed = await getTabState(tab.id);
+        if (refreshed.ok) setView({ kind: 'ready', tab, state: refreshed.value });
+      })
+      .finally(() => setBusy(false));
+  }, [view]);
+
   const onToggle = useCallback(() => {
     if (view.kind !== 'ready') return;
     const { tab, state } = view;
@@ -169,6 +190,14 @@ export function Popup() {
               locked={locks.site(view.state.site)}
               onToggle={onToggle}
             />
+          ) : null}
+          {view.kind === 'ready' &&
+          locks.site(view.state.site) &&
+          view.state.enabled &&
+          !view.state.permitted ? (
+            <button type="button" disabled={busy} data-testid="site-grant" onClick={onGrant}>
+              {t('popup_grant_permission')}
+            </button>
           ) : null}
         </>
       )}

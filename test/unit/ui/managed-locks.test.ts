@@ -148,6 +148,50 @@ describe('popup under a managed policy', () => {
   });
 });
 
+describe('popup for a forced site without host permission', () => {
+  it('offers to grant the permission alone, in the click, and never sends set-site', async () => {
+    setManagedPolicy({ sites: { 'llm.corp.example': true } });
+    const sent: UiToBackground[] = [];
+    fakeBrowser.tabs.get.mockImplementation((id: number) =>
+      Promise.resolve({ id, url: 'https://llm.corp.example/c/1' }),
+    );
+    let permitted = false;
+    fakeBrowser.runtime.sendMessage.mockImplementation(async (message) => {
+      const request = message as UiToBackground;
+      sent.push(request);
+      if (request.type === 'tab-state') {
+        return {
+          tabId: 7,
+          site: 'llm.corp.example',
+          enabled: true,
+          permitted,
+          counters: { tab: 0, today: 0 },
+          recent: [],
+          holding: false,
+        } satisfies TabState;
+      }
+      if (request.type === 'audit-query') return [];
+      return undefined;
+    });
+    fakeBrowser.permissions.request.mockImplementation(() => {
+      permitted = true;
+      return Promise.resolve(true);
+    });
+    location.search = '?tab=7';
+    render(h(Popup, {}));
+    const grant = await screen.findByTestId('site-grant');
+    expect((screen.getByTestId('site-toggle') as HTMLButtonElement).disabled).toBe(true);
+    grant.click();
+    // Asked synchronously in the click (permissions.request needs the user gesture).
+    expect(fakeBrowser.permissions.request).toHaveBeenCalledWith({
+      origins: ['*://llm.corp.example/*'],
+    });
+    await waitFor(() => expect(screen.queryByTestId('site-grant')).toBeNull());
+    expect(sent.some((request) => request.type === 'set-site')).toBe(false);
+    location.search = '';
+  });
+});
+
 describe('managed policy words', () => {
   it.each(['en', 'zh_CN'])('names every problem code and the lock in %s', (lang) => {
     const catalogue = JSON.parse(readFileSync(`_locales/${lang}/messages.json`, 'utf8')) as Record<
