@@ -130,7 +130,7 @@ describe('installXhrOutgoingHook', () => {
         configurable: true,
       }),
     );
-    let sentAtOnce: unknown[] = [];
+    let sentAtOnce: unknown[] | undefined;
     try {
       const plain = new FakeXhr() as unknown as XMLHttpRequest;
       plain.open('POST', '/upload');
