@@ -57,10 +57,7 @@ describe('looksLikePlaceholder', () => {
     'gebruiker:wachtwoord',
     'null',
     'TODO',
-    // Issue 17 §4: hex-speak and counting digits.
-    'decafbad',
-    '0xC0FFEEBABE',
-    'facade00:beadfeed',
+    // Issue 17 §4: counting digits.
     '234567',
     '4567-8901-2345',
     'pin:3456-7890',
@@ -84,7 +81,9 @@ describe('looksLikePlaceholder', () => {
     'aBcDeFgHiJkLmNoPqRsT1234567890abcdefghij',
     // Brackets inside a generated password do not make it a template.
     'Tq8(mZ2]xLk9',
-    // Hex letters that do not read as words, hex with digits, digits that do not count.
+    // Hex-speak inside a provider format stays (judged for generic rules only), as do
+    // hex with digits and digits that do not count.
+    'facade00:beadfeed',
     'bdfcabdf',
     '9c4e1a7f:3b8d2e60',
     'DeadBeef',
@@ -130,6 +129,14 @@ describe('looksMadeUp: a value of unknown format (generic rules)', () => {
     ['Xk29fLq8ZtWm', '"token_url": "'],
     ['Xk29fLq8ZtWm', 'publishable_key'],
     ['Xk29fLq8ZtWm', 'apiKeyExample'],
+    // Issue 17 §4: a digest or OpenPGP fingerprint under a name with no credential word.
+    ['7F3A9C01E2B4D6F8A0C2E4B6D8F0A1C3E5B7D9F2', 'Signing key: '],
+    ['3c9e0b7a1f4d2e8c6b5a09f7e3d1c2b4a6f8e0d9c7b5a3f1e2d4c6b8a0f9e7d5', 'checksumKey = '],
+    ['9a4c01e7b3f25d8c6e0a7b1d4f9c2e8a5b3d7f10', "keyIdHex: '"],
+    // Issue 17 §4: hex-speak.
+    ['decafbad', ''],
+    ['0xC0FFEEBABE', ''],
+    ['facade00:beadfeed', 'password'],
   ])('%j assigned to %j is made up', (value, name) => {
     expect(looksMadeUp(value, name)).toBe(true);
   });
@@ -137,7 +144,8 @@ describe('looksMadeUp: a value of unknown format (generic rules)', () => {
   it.each([
     ['Xk29fLq8ZtWm', 'DB_PASSWORD'],
     ['hunter2', 'password'],
-    ['cafebabe:deadbeef', ''],
+    ['9c4e1a7f:3b8d2e60', ''],
+    ['bdfcabdf', ''],
     ['correct-horse-battery-staple9x', ''],
     ['Summer2024!', 'password'],
     ['Tq8mZ2xLk9vR4nWb', 'client_secret'],
@@ -148,6 +156,11 @@ describe('looksMadeUp: a value of unknown format (generic rules)', () => {
     ['2021-07-04:1999', 'password'],
     ['dGhlIHNlY3JldCBrZXk=', 'api_key'],
     ['EEGlnEPYJV//kbvvIqxKkQwOiS+UENyPncC4bF46ong=', 'PrivateKey'],
+    ['9a4c01e7b3f25d8c6e0a7b1d4f9c2e8a5b3d7f10', 'API_TOKEN='],
+    ['3c9e0b7a1f4d2e8c6b5a09f7e3d1c2b4a6f8e0d9c7b5a3f1e2d4c6b8a0f9e7d5', 'secret_key_base: '],
+    ['9a4c01e7b3f25d8c6e0a7b1d4f9c2e8a5b3d7f10', ''],
+    ['9a4C01e7b3f25d8c6e0a7b1d4f9c2e8a5b3d7f10', 'key: '],
+    ['9a4c01e7b3f25d8c6e0a7b1d4f9c2e8a', 'key: '],
   ])('%j assigned to %j is a value', (value, name) => {
     expect(looksMadeUp(value, name)).toBe(false);
   });

@@ -20,14 +20,16 @@
  *   real ones, and other documented keys are exact strings on a rule's `allow`;
  * - the thing named instead of a value: `password`, `username:password`,
  *   `Benutzer:Passwort`, `null`, `TODO`;
- * - hex-speak and counting digits (issue 17 §4): `cafebabe:deadbeef`,
- *   `0xdeadbeef`, `123456`, `1234-5678-1234-567`;
+ * - counting digits (issue 17 §4): `123456`, `1234-5678-1234-567`;
  *
  * Generic rules (an assignment whose value has no provider format; their
  * `part` names the value `(?<value>…)`, see validators/index.ts) are also told
  * the name the value is assigned to, and two more judgements apply, which a
  * provider format does not need (the format is the evidence, whatever the
  * name, and synthetic test tokens are built of words), `looksMadeUp`:
+ * - hex-speak (`cafebabe:deadbeef`, `0xdeadbeef`; issue 17 §4), which a
+ *   provider format is not judged by for the same reason (the Sidekiq format
+ *   is 8 hex : 8 hex, and its own fixtures spell hex-speak);
  * - a stand-in word (`fake`, `mock`, `token`: `fakesecuritytoken`), a
  *   counting run (`0123456789`, `abcdefghij`), prose in
  *   another script (`password：请输入至少八位`), another assignment
@@ -39,7 +41,9 @@
  *   runs;
  * - a name that says the value is public or not a secret
  *   (`nameSaysNotSecret`: `publishable_key`, `key_id`, `token_url`,
- *   `api_key_example`).
+ *   `api_key_example`);
+ * - a single-case hex digest or fingerprint under a name without a credential
+ *   word (`hexDigestUnderPlainName`: `GPG key: <40 hex>`).
  *
  * The validator also rejects a value that is exactly a time-based (v1, v2, v6)
  * UUID: not a stand-in, but not a credential either (see time-based-uuid.ts).
@@ -75,7 +79,8 @@ function countingRun(value: string): boolean {
  * Hex-speak (issue 17 §4): a value whose every part is made of the hex letters
  * (and `0` for "o"), in one case, and reads as English (`cafebabe:deadbeef`,
  * `0xDEADBEEF`, `feedface`, `c0ffee00`): magic numbers and placeholders that
- * documentation writes where a hex key would go. A random hex key almost never
+ * documentation writes where a hex key would go (generic rules only, see
+ * `looksMadeUp`). A random hex key almost never
  * has no digit but 0 (7 of 16 symbols) and reads as words: a vowel (a, e, o)
  * in every three letters at least, never three consonants in a row.
  */
@@ -221,7 +226,6 @@ export function looksLikePlaceholder(value: string): boolean {
     REFERENCE.test(value) ||
     PLACEHOLDER_WORDS.test(value) ||
     STAND_IN.test(value) ||
-    hexSpeak(value) ||
     countingDigits(value)
   );
 }
@@ -306,6 +310,29 @@ export function nameSaysNotSecret(text: string): boolean {
 }
 
 /**
+ * Single-case hex of the length of a digest or an OpenPGP fingerprint: SHA-1 and
+ * v4 fingerprints (40), SHA-256 and v6 fingerprints (64), SHA-384 (96), SHA-512
+ * (128). Not 32 (MD5): many services issue 32-hex API keys.
+ */
+const HEX_DIGEST =
+  /^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{96}|[0-9a-f]{128}|[0-9A-F]{40}|[0-9A-F]{64}|[0-9A-F]{96}|[0-9A-F]{128})$/;
+
+/** Name words that make a value a credential whatever its shape. */
+const CREDENTIAL_WORD = /secret|token|pass|pwd|cred|auth|api|private|access|login/i;
+
+/**
+ * A public identifier where a generic rule expects a secret (issue 17 §4): a
+ * digest of a file or commit, an OpenPGP fingerprint (`Release GPG key: <40
+ * hex>`, `localKeyIdHex: '<40 hex>'`, a session's `Master-Key:` in a manual).
+ * Only under a name that does not say credential: `API_TOKEN=<40 hex>` and
+ * `secret_key_base: <128 hex>` stay secrets. An unknown name (`''`) never
+ * makes one.
+ */
+export function hexDigestUnderPlainName(value: string, name: string): boolean {
+  return name.trim() !== '' && HEX_DIGEST.test(value) && !CREDENTIAL_WORD.test(name);
+}
+
+/**
  * The judgements for a value of unknown format (generic rules): words only,
  * a stand-in word, a counting run, or a name that says it is no secret.
  */
@@ -317,7 +344,9 @@ export function looksMadeUp(value: string, name: string): boolean {
     NESTED_ASSIGNMENT.test(value) ||
     IP_ADDRESS.test(value) ||
     countingRun(value) ||
-    nameSaysNotSecret(name)
+    hexSpeak(value) ||
+    nameSaysNotSecret(name) ||
+    hexDigestUnderPlainName(value, name)
   );
 }
 
