@@ -224,15 +224,34 @@ function trieOf(value: unknown, path: string): Trie {
  * each keyword spelled from the root marks the rules it extends and, at its
  * end, its hit; outputs merge along failure links.
  */
-function automatonOn(trie: Trie, rules: readonly CompiledRule[], path: string): KeywordAutomaton {
+/** Each rule's keywords case-folded, once per load (several subsets share most rules). */
+type FoldedKeywords = (rule: CompiledRule) => readonly string[];
+
+function foldedKeywords(): FoldedKeywords {
+  const folded = new Map<CompiledRule, string[]>();
+  return (rule) => {
+    let keywords = folded.get(rule);
+    if (keywords === undefined) {
+      keywords = (rule.keywords ?? []).map(foldText);
+      folded.set(rule, keywords);
+    }
+    return keywords;
+  };
+}
+
+function automatonOn(
+  trie: Trie,
+  rules: readonly CompiledRule[],
+  folded: FoldedKeywords,
+  path: string,
+): KeywordAutomaton {
   const { nodeCount: n, symbols: w, symbolOf, goto, depth } = trie;
   const own = new Array<KeywordHit[] | undefined>(n);
   const extendingRules = Array.from({ length: n }, (): number[] => []);
   const distinct = new Set<string>();
   let maxKeywordLength = 0;
   rules.forEach((rule, local) => {
-    for (const raw of rule.keywords ?? []) {
-      const kw = foldText(raw);
+    for (const kw of folded(rule)) {
       distinct.add(kw);
       maxKeywordLength = Math.max(maxKeywordLength, kw.length);
       let node = 0;
@@ -285,7 +304,13 @@ function bigramTable(value: unknown, path: string): Uint8Array | null {
   if (value === null) return null;
   const words = runLengthDecode(new Uint32Array(BIGRAM_WORDS), value, path, 0xffffffff);
   const table = new Uint8Array(BIGRAM_WORDS * 32);
-  for (let i = 0; i < table.length; i++) table[i] = ((words[i >>> 5] as number) >>> (i & 31)) & 1;
+  // Word by word: most words are all clear or all set (a bit at a time was most of a load).
+  for (let w = 0; w < BIGRAM_WORDS; w++) {
+    const word = words[w] as number;
+    if (word === 0) continue;
+    if (word === 0xffffffff) table.fill(1, w * 32, w * 32 + 32);
+    else for (let bit = 0; bit < 32; bit++) table[w * 32 + bit] = (word >>> bit) & 1;
+  }
   return table;
 }
 
@@ -325,6 +350,7 @@ export function* loadWarmTablesSteps(
     yield;
   }
   const seeded: Seeded[] = [];
+  const folded = foldedKeywords();
   for (const [i, entry] of array(v.automata, 'automata').entries()) {
     const path = `automata[${i}]`;
     const a = object(entry, path);
@@ -332,7 +358,7 @@ export function* loadWarmTablesSteps(
     const trie = tries[integer(a.trie, `${path}.trie`, 0, tries.length - 1)] as Trie;
     seeded.push({
       key: subsetKey(subset),
-      automaton: automatonOn(trie, subset, path),
+      automaton: automatonOn(trie, subset, folded, path),
       bigrams: bigramTable(a.bigrams, `${path}.bigrams`),
     });
     yield;
