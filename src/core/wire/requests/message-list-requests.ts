@@ -33,7 +33,22 @@ function contentTexts(content: unknown, at: JsonPath): { path: JsonPath; text: s
   );
 }
 
-/** Texts of `list[i][contentKey]`, the last user message marked new. */
+/**
+ * AI SDK message parts (WIRE-FORMATS-2.md §1.2): `parts[type=text].text`. SDK
+ * 5+ messages have only `parts`; SDK 4.2+ repeat `content` in them. Read
+ * wherever a `content` list is read, so an AI SDK body is covered on any route
+ * that claims it (Ollama's `/api/chat` is also the SDK's default path).
+ */
+function partTexts(parts: unknown, at: JsonPath): { path: JsonPath; text: string }[] {
+  if (!Array.isArray(parts)) return [];
+  return parts.flatMap((part: unknown, j: number) =>
+    isRecord(part) && part.type === 'text' && typeof part.text === 'string'
+      ? [{ path: [...at, j, 'text'], text: part.text }]
+      : [],
+  );
+}
+
+/** Texts of `list[i][contentKey]` (and AI SDK `parts`), the last user message marked new. */
 function messageTexts(list: unknown, listPath: JsonPath, contentKey: string): RequestText[] {
   if (!Array.isArray(list)) return [];
   const lastUser = list.reduce<number>(
@@ -44,13 +59,19 @@ function messageTexts(list: unknown, listPath: JsonPath, contentKey: string): Re
     if (!isRecord(m)) return [];
     const role = roleOf(m.role);
     const part = role === 'system' ? 'system' : i === lastUser ? 'new' : 'history';
-    return contentTexts(m[contentKey], [...listPath, i, contentKey]).map((t) => ({
+    const sdkParts = contentKey === 'content' ? partTexts(m.parts, [...listPath, i, 'parts']) : [];
+    return [...contentTexts(m[contentKey], [...listPath, i, contentKey]), ...sdkParts].map((t) => ({
       ...t,
       part,
       role,
       message: i,
     }));
   });
+}
+
+/** An AI SDK body's `messages` (requests/ai-sdk-request.ts). */
+export function aiSdkMessageTexts(list: unknown): RequestText[] {
+  return messageTexts(list, ['messages'], 'content');
 }
 
 function parseObject(body: string): Record<string, unknown> {

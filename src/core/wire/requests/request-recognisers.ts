@@ -85,6 +85,15 @@ export const requestRecognisers = {
         r.url,
       ),
   },
+  /**
+   * The AI SDK's `useCompletion` default route (WIRE-FORMATS-2.md §1.1); `useChat`
+   * bodies are recognised by their shape on any route (ai-sdk-request.ts).
+   */
+  aiSdkRequest: {
+    name: 'ai-sdk',
+    sendsHistory: true,
+    detect: (r) => post(r.method) && /\/api\/completion(?:[?#]|$)/.test(r.url),
+  },
   ollamaRequest: {
     name: 'ollama',
     sendsHistory: true,
@@ -104,6 +113,7 @@ export const requestRecognisersInOrder: readonly RequestRecogniser[] = [
   requestRecognisers.openAiResponsesRequest,
   requestRecognisers.geminiApiRequest,
   requestRecognisers.openAiChatRequest,
+  requestRecognisers.aiSdkRequest,
   requestRecognisers.ollamaRequest,
 ];
 

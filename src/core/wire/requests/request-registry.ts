@@ -1,4 +1,6 @@
 /** Request adapters in detection order (request-recognisers.ts: site-specific routes first). */
+import { aiSdkRequest } from './ai-sdk-request.ts';
+import { aiSdkRequestShapeOfBody } from './ai-sdk-request-shape.ts';
 import { bigAgiRequest } from './big-agi-request.ts';
 import { geminiWebRequest } from './gemini-web-request.ts';
 import {
@@ -28,6 +30,7 @@ const adapters: readonly RequestAdapter[] = [
   openAiResponsesRequest,
   geminiApiRequest,
   openAiChatRequest,
+  aiSdkRequest,
   ollamaRequest,
 ];
 
@@ -40,6 +43,15 @@ export const requestAdapters: readonly RequestAdapter[] = requestRecognisersInOr
   return adapter;
 });
 
-export function detectRequestAdapter(request: OutgoingRequest): RequestAdapter | undefined {
+/**
+ * The adapter for a request. With its `body`, an AI SDK body is known by its
+ * shape on any URL (WIRE-FORMATS-2.md §1.1: the SDK has no fixed path), before
+ * the routes whose paths it may share.
+ */
+export function detectRequestAdapter(
+  request: OutgoingRequest,
+  body?: string,
+): RequestAdapter | undefined {
+  if (body !== undefined && aiSdkRequestShapeOfBody(body) !== undefined) return aiSdkRequest;
   return requestAdapters.find((a) => a.detect(request));
 }
