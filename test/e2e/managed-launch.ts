@@ -40,8 +40,13 @@ import {
   type ExtensionBrowser,
 } from './launch.ts';
 
-/** Where Debian's Chromium reads mandatory policy files. */
-export const CHROMIUM_POLICY_DIR = '/etc/chromium/policies/managed';
+/**
+ * Where the browser at CHROME_PATH reads mandatory policy files on Linux: Google
+ * Chrome's own directory when CHROME_PATH points at it, Debian's Chromium otherwise.
+ */
+export const CHROMIUM_POLICY_DIR = /google-chrome|\/opt\/google\//.test(CHROME_PATH)
+  ? '/etc/opt/chrome/policies/managed'
+  : '/etc/chromium/policies/managed';
 
 /** A Chromium extension id from the DER public key (first 128 bits of SHA-256, as a–p). */
 export function extensionIdOf(publicKeyDer: Buffer): string {
