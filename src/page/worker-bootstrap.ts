@@ -242,8 +242,9 @@ export function workerBootstrap(
     try {
       nativeImport?.(scriptUrl);
     } catch (error) {
-      // The page's CSP (script-src, inherited by a blob: worker) or the network.
-      fail();
+      // Not loaded: the page's CSP (script-src, inherited by a blob: worker) or the
+      // network. Any other error is the page's script's own.
+      if (error instanceof NativeDomException && error.name === 'NetworkError') fail();
       throw error;
     }
     return;
@@ -268,7 +269,9 @@ export function workerBootstrap(
       }
     },
     (error: unknown) => {
-      fail();
+      // Not loaded (a TypeError in both browsers: CSP, network); a module's own throw
+      // is rarely one, and then the person is told once too often, never too rarely.
+      if (error instanceof NativeTypeError) fail();
       throw error;
     },
   );

@@ -116,10 +116,15 @@ function serveWorker(port: MessagePort, options: WorkerHookOptions, onFailed: ()
     if (message === null || typeof message !== 'object') return;
     if (message.t === 'fetch') void relay(message);
     else if (message.t === 'abort') aborts[message.id]?.abort();
-    else if (message.t === 'refused')
-      options.reportFailure('worker', `refused ${String(message.api)}`);
+    else if (message.t === 'refused') options.reportFailure('worker', refusedReason(message.api));
     else if (message.t === 'failed') onFailed();
   };
+}
+
+/** The reason sent for a refused API: a name the bridge accepts ([A-Za-z0-9_-]). */
+function refusedReason(api: unknown): string {
+  const known = ['XMLHttpRequest', 'EventSource', 'WebSocket'];
+  return known.includes(api as string) ? `refused-${api as string}` : 'refused';
 }
 
 type WorkerKind = 'Worker' | 'SharedWorker';
@@ -136,6 +141,7 @@ export function installWorkerHooks(win: PageWindow, options: WorkerHookOptions):
   const createObjectUrl = win.URL.createObjectURL;
   const NativeMessageChannel = win.MessageChannel;
   const addListener = win.EventTarget.prototype.addEventListener;
+  const NativeErrorEvent = win.ErrorEvent;
   const bootstrapSource = String(workerBootstrap);
   /** One blob: URL per script, kind and type: a shared worker stays shared in this page. */
   const started: Record<string, Started> = Object.create(null) as Record<string, Started>;
@@ -203,8 +209,14 @@ export function installWorkerHooks(win: PageWindow, options: WorkerHookOptions):
       serveWorker(channel.port1, options, unhookable);
       const target = portOf === undefined ? worker : (call(portOf, worker) as object);
       apply(postOf, target, [start.token, [channel.port2]]);
-      // A worker refused before it ran (CSP worker-src) fires `error` on itself.
-      apply(addListener, worker, ['error', unhookable]);
+      // A worker refused before it ran (CSP worker-src) fires a plain `error` event on
+      // itself; an ErrorEvent is the page's script's own error, once it ran.
+      apply(addListener, worker, [
+        'error',
+        (event: Event) => {
+          if (!(event instanceof NativeErrorEvent)) unhookable();
+        },
+      ]);
       return worker;
     };
     replaceConstructorWith(win, kind, Native, replacement);

@@ -183,6 +183,57 @@ describe.each([
     },
   );
 
+  it('a worker’s request that is no chat request gets its answer as it is', async () => {
+    const open = await target.browser.newPage();
+    try {
+      await open.goto(`${chat.url}/contexts/open`, { waitUntil: 'load' });
+      const read = await askIn(open, 'worker-status');
+      expect(read?.error).toBe('');
+      expect(JSON.parse(read!.text)).toMatchObject({ service: 'mock-chat', ok: true });
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('a hooked worker’s own error is the page’s: no guard notice, no audit record', async () => {
+    const open = await target.browser.newPage();
+    const url = `${chat.url}/contexts/open?throwing`;
+    try {
+      const before = (await auditRecords(target)).filter((r) => r.format === 'worker').length;
+      await open.goto(url, { waitUntil: 'load' });
+      expect((await askIn(open, 'worker-throwing'))?.text).toBe('threw');
+      // The notice host would be there within a task or two; give it far more.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await noticesIn(target, url)).not.toContain(FAILED_NOTICE);
+      expect((await auditRecords(target)).filter((r) => r.format === 'worker')).toHaveLength(
+        before,
+      );
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('refuses XMLHttpRequest in a worker, with a notice and an audit record', async () => {
+    const open = await target.browser.newPage();
+    const url = `${chat.url}/contexts/open?xhr`;
+    try {
+      const before = (await auditRecords(target)).filter((r) => r.format === 'worker').length;
+      await open.goto(url, { waitUntil: 'load' });
+      const read = await askIn(open, 'worker-xhr');
+      expect(read?.text).toBe('');
+      expect(read?.error).toMatch(/NetworkError|not guarded/);
+      await expect.poll(() => noticesIn(target, url), { timeout: 10_000 }).toContain(FAILED_NOTICE);
+      await expect
+        .poll(
+          async () => (await auditRecords(target)).filter((r) => r.format === 'worker').length,
+          { timeout: 10_000 },
+        )
+        .toBeGreaterThan(before);
+    } finally {
+      await open.close();
+    }
+  });
+
   it('has a case for every context listed in reading-contexts.ts, and lists every case', () => {
     expect([...FRAMES, ...WORKERS].sort()).toEqual(Object.keys(READING_CONTEXTS).sort());
   });

@@ -14,6 +14,9 @@
  *   the worker could read while it streamed, and an error if the read failed).
  * - `GET /contexts/module-worker.js`: the same as a module, importing its reader from
  *   `/contexts/answer-reader.js` by a relative specifier.
+ * - `GET /contexts/status-worker.js` (reads `/api/status`, no chat request),
+ *   `/contexts/throwing-worker.js` (answers, then throws its own error) and
+ *   `/contexts/xhr-worker.js` (asks with XMLHttpRequest).
  *
  * The page's policy is the mock chat's strict one (nonce-page.ts), plus blob: frames and
  * workers, as chat sites that use them must allow.
@@ -81,6 +84,35 @@ self.onconnect = (connect) => {
 };
 `,
   '/contexts/answer-reader.js': `export ${READ_ANSWER}`,
+  // Not a chat request: the worker reads the mock chat's status document as it is.
+  '/contexts/status-worker.js': `self.onmessage = async (event) => {
+  try {
+    const response = await fetch('/api/status');
+    self.postMessage({ text: await response.text(), views: [], error: '' });
+  } catch (error) {
+    self.postMessage({ text: '', views: [], error: String(error) });
+  }
+};
+`,
+  // Throws at once when it gets a message: the page's own error, not the guard's.
+  '/contexts/throwing-worker.js': `self.onmessage = () => {
+  self.postMessage({ text: 'threw', views: [], error: '' });
+  throw new Error('the page worker’s own error');
+};
+`,
+  // XMLHttpRequest in a worker: refused there (the hooks relay fetch only).
+  '/contexts/xhr-worker.js': `self.onmessage = (event) => {
+  try {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', event.data.url);
+    xhr.onload = () => self.postMessage({ text: xhr.responseText, views: [], error: '' });
+    xhr.onerror = () => self.postMessage({ text: '', views: [], error: 'xhr error' });
+    xhr.send(JSON.stringify({ stream: true, messages: [{ role: 'user', content: event.data.prompt }] }));
+  } catch (error) {
+    self.postMessage({ text: '', views: [], error: String(error) });
+  }
+};
+`,
   '/contexts/module-worker.js': `import { readAnswer } from './answer-reader.js';
 self.onmessage = async (event) => {
   self.postMessage(await readAnswer(event.data.url, event.data.prompt));
