@@ -52,6 +52,23 @@ describe('invisible pack', () => {
     expect(joiner.events).toMatchObject([{ rule: 'zero-width-joiner-in-latin', action: 'flag' }]);
   });
 
+  it('keeps a byte-order mark at the start of the text or of a line, strips one inside a word (issue 17 §4)', () => {
+    for (const text of [
+      '\uFEFFfirst file',
+      'one file ends\n\uFEFFthe next begins',
+      'a\r\n\uFEFFb',
+    ]) {
+      const out = scanText(invisible, text);
+      expect(out.output, text).toBe(text);
+      expect(out.events, text).toEqual([]);
+    }
+    expect(scanText(invisible, 'to\uFEFFken').output).toBe('token');
+    expect(scanText(invisible, 'line one\nid_7\uFEFF9').output).toBe('line one\nid_79');
+    expect(scanText(invisible, 'x \uFEFF\uFEFFy').output).toBe('x y');
+    const inside = scanText(invisible, 'ab\uFEFFcd');
+    expect(inside.events).toMatchObject([{ rule: 'zero-width-chars', start: 2, end: 3 }]);
+  });
+
   it('strips variation-selector runs (bytes hidden after one character)', () => {
     const hidden = [...'key=42']
       .map((c) => String.fromCodePoint(0xe0100 + c.charCodeAt(0)))
