@@ -31,6 +31,7 @@
  */
 import { runToEnd } from './run-to-end.ts';
 import type { Alphabet } from '../regex/alphabet.ts';
+import type { StartDeferral } from '../rules/start-deferral.ts';
 import { DEAD, type LazyDfa } from '../regex/lazy-dfa.ts';
 import { UnitKind } from '../regex/nfa.ts';
 
@@ -66,6 +67,12 @@ export interface ScanRule {
    * rule that starts on letters thus starts only at word starts.
    */
   readonly startClasses: Uint8Array | null;
+  /**
+   * Always-on rules whose every match contains a rarer unit (start-deferral.ts):
+   * their starts wait for one and are then made backwards within the rule's
+   * bound (`Scanner.backStart`). Absent or null: started wherever they can begin.
+   */
+  readonly deferral?: StartDeferral | null;
   /** Validator and allow-list; may throw (the guard fails closed). */
   readonly accept: (text: string) => { ok: boolean; host?: string };
 }
@@ -161,6 +168,24 @@ export class Scanner {
   private readonly startsAfter: Uint8Array;
   /** 1 for each alphabet class that can begin some always-on rule after some unit. */
   private readonly startsAny: Uint8Array;
+  /** The always-on rules whose starts wait for a trigger unit (start-deferral.ts), by slot. */
+  private readonly deferred: readonly number[];
+  /** Per rule index: its slot among the deferred rules, or -1. */
+  private readonly slotOf: Int32Array;
+  /**
+   * Per slot: every start below this was started as a thread at a trigger (or
+   * cannot reach one). Starts from here on have not been made.
+   */
+  private readonly backFrom: number[];
+  /** Per slot: every start from `backFrom` up to this is known dead (found by the probe). */
+  private readonly deadBelow: number[];
+  /**
+   * Per slot, for the hold: the earliest start not made yet whose thread would
+   * still be live (`probeLive`), stepped up to `probeAt` (see `deferredLiveFrom`).
+   */
+  private readonly probes: Thread[];
+  private readonly probeLive: Uint8Array;
+  private readonly probeAt: number[];
   /** A thread not yet known to survive its first units (spawns allocate only survivors). */
   private readonly scratch: Thread;
   /** Index into the shared hits where the last skip stopped (skips mostly move forward). */
@@ -209,6 +234,23 @@ export class Scanner {
     this.startersAfter = starts.startersAfter;
     this.startsAny = starts.startsAny;
     this.startsAfter = starts.startsAfter;
+    this.deferred = starts.deferred;
+    const slots = starts.deferred.length;
+    this.slotOf = new Int32Array(rules.length).fill(-1);
+    starts.deferred.forEach((r, slot) => (this.slotOf[r] = slot));
+    this.backFrom = new Array<number>(slots).fill(0);
+    this.deadBelow = new Array<number>(slots).fill(0);
+    this.probeLive = new Uint8Array(slots);
+    this.probes = starts.deferred.map((r) => ({
+      rule: r,
+      start: 0,
+      state: DEAD,
+      acceptEnd: -1,
+      dfa: null as unknown as LazyDfa,
+      maxLength: 0,
+      skipped: 0,
+    }));
+    this.probeAt = new Array<number>(slots).fill(0);
     this.scratch = {
       rule: 0,
       start: 0,
@@ -331,7 +373,12 @@ export class Scanner {
       if (this.startsAny[g] === 1) {
         const prev = this.kindOfUnitBefore(p);
         const starters = this.startersAfter[prev * classCount + g];
-        if (starters !== undefined) for (const r of starters) this.spawn(r, p, p, true);
+        if (starters !== undefined) {
+          for (const r of starters) {
+            if (r < 0) this.backStart(~r, p);
+            else this.spawn(r, p, p, true);
+          }
+        }
       }
       if (threads.length > 1) this.mergeThreads();
       this.cursor = p + 1;
@@ -389,7 +436,12 @@ export class Scanner {
       }
       if (startsAny[g] === 1) {
         const starters = startersAfter[prevKind * classCount + g];
-        if (starters !== undefined) for (const r of starters) this.spawn(r, p, p);
+        if (starters !== undefined) {
+          for (const r of starters) {
+            if (r < 0) this.backStart(~r, p);
+            else this.spawn(r, p, p);
+          }
+        }
       }
       // 3. Merge threads with the same future.
       if (threads.length > 1) this.mergeThreads();
@@ -526,7 +578,9 @@ export class Scanner {
    * owner that changes text must hold back from there on (the minimal hold).
    */
   holdFrom(): number {
-    return this.livePartialKeywordStart(this.livePartialKeywordStart(this.liveFrom()), true);
+    const live =
+      this.deferred.length === 0 ? this.liveFrom() : this.deferredLiveFrom(this.liveFrom());
+    return this.livePartialKeywordStart(this.livePartialKeywordStart(live), true);
   }
 
   /** Whether the comment-content automaton is inside a run that more input may continue. */
@@ -555,6 +609,19 @@ export class Scanner {
     let need = Math.min(holdBound, this.unitsBack(this.cursor, depth + 1));
     if (ac !== null && this.innerLive) {
       need = Math.min(need, this.cursor - (ac.depth[this.innerNode] as number) - 1);
+    }
+    // A deferred rule's next trigger starts threads back to its earliest start that is not
+    // made yet nor known dead (and reads the unit before it). The probe finds that start, so
+    // only the text that could still begin a match is kept, not the rule's whole reach.
+    for (let slot = 0; slot < this.deferred.length; slot++) {
+      const rule = this.rules[this.deferred[slot] as number] as ScanRule;
+      this.probeLiveStart(slot, this.cursor);
+      const floor = Math.max(
+        this.backFrom[slot] as number,
+        this.deadBelow[slot] as number,
+        this.cursor - this.reachOf(rule),
+      );
+      need = Math.min(need, this.unitsBack(floor, 1));
     }
     return Math.max(0, need);
   }
@@ -591,11 +658,11 @@ export class Scanner {
    */
   private countSpawns(costs: readonly RuleCost[]): void {
     const spawn = Scanner.prototype.spawn;
-    this.spawn = (r, start, last, inComment) => {
+    this.spawn = (r, start, last, inComment, stretch) => {
       const cost = costs[r] as RuleCost;
       const before = this.threads.length;
       cost.spawns++;
-      spawn.call(this, r, start, last, inComment);
+      spawn.call(this, r, start, last, inComment, stretch);
       if (this.threads.length > before) cost.threads++;
     };
   }
@@ -605,7 +672,7 @@ export class Scanner {
    * `last`. It runs in the scratch thread first: most spawns end within their
    * first units, and only survivors are allocated.
    */
-  private spawn(r: number, start: number, last: number, inComment = false): void {
+  private spawn(r: number, start: number, last: number, inComment = false, stretch = false): void {
     const rule = this.rules[r] as ScanRule;
     const t = this.scratch;
     t.rule = r;
@@ -620,6 +687,8 @@ export class Scanner {
     for (let q = start; q <= last; q++) {
       if (this.hidden !== null && this.threadSkips(start, q)) {
         t.skipped++;
+        // A start made late (backStart) dies where a thread made on time would have.
+        if (stretch && q + 1 - start > t.maxLength * HIDDEN_STRETCH) return;
         continue;
       }
       if (!this.advanceThread(t, q, classOf[this.input.unitAt(q)] as number)) return;
@@ -642,6 +711,170 @@ export class Scanner {
     }
     while (i > 0 && (threads[i - 1] as Thread).start > start) i--;
     threads.splice(i, 0, kept);
+  }
+
+  /**
+   * A deferred rule's trigger unit was read at `p` (start-deferral.ts): every
+   * match of the rule contains one, so its starts waited for it. Now every start
+   * not made yet that could still be live here gets its thread, caught up
+   * through `p`, exactly as if it had been started on time. A later trigger
+   * only makes the starts after this one; a match that ended before `p`
+   * contained an earlier trigger, so its start was made then.
+   */
+  private backStart(r: number, p: number): void {
+    const slot = this.slotOf[r] as number;
+    const rule = this.rules[r] as ScanRule;
+    const from = this.deferralFloor(slot, rule, p + 1);
+    this.backFrom[slot] = p + 1;
+    const classes = rule.startClasses as Uint8Array;
+    const classOf = this.alphabet.classOf;
+    const text = this.input.retainedText;
+    const base = this.input.start;
+    for (let s = from; s <= p; s++) {
+      // Most units begin nothing: one table read before the full check.
+      if (classes[classOf[text.charCodeAt(s - base)] as number] === 0) continue;
+      if (this.canStartAt(rule, s)) this.spawn(r, s, p, this.inContent(s), true);
+    }
+  }
+
+  /**
+   * How far before `end` a live thread of `rule` can have begun: its longest
+   * match, and with hidden units up to HIDDEN_STRETCH times that in hidden units
+   * before its last visible ones.
+   */
+  private reachOf(rule: ScanRule): number {
+    return this.hidden === null ? rule.maxLength : rule.maxLength * (HIDDEN_STRETCH + 1);
+  }
+
+  /**
+   * The lowest start of deferred rule in `slot` whose thread can still be live
+   * after reading the units before `end`: not one made already or found dead,
+   * within the rule's reach, and after the last unit the rule never reads (a
+   * thread that read it died). Hidden units are not taken as such a unit: some
+   * threads pass over them.
+   */
+  private deferralFloor(slot: number, rule: ScanRule, end: number): number {
+    const floor = Math.max(
+      this.backFrom[slot] as number,
+      this.deadBelow[slot] as number,
+      end - this.reachOf(rule),
+      this.input.start,
+    );
+    const breaker = (rule.deferral as StartDeferral).breaker;
+    const classOf = this.alphabet.classOf;
+    const text = this.input.retainedText;
+    const base = this.input.start;
+    const hidden = this.hidden !== null && !this.hidden.isEmpty ? this.hidden.union : null;
+    for (let q = end - 1; q >= floor; q--) {
+      if (breaker[classOf[text.charCodeAt(q - base)] as number] === 1) {
+        if (hidden === null || !hidden.has(q)) return q + 1;
+      }
+    }
+    return floor;
+  }
+
+  /** Whether the unit at `s` is comment content (read by threads that begin inside it). */
+  private inContent(s: number): boolean {
+    return this.hidden !== null && !this.hidden.isEmpty && this.hidden.content.has(s);
+  }
+
+  /** Whether the scan, reaching `s`, would start `rule` there (stepRun or stepContent). */
+  private canStartAt(rule: ScanRule, s: number): boolean {
+    const classes = rule.startClasses as Uint8Array;
+    const kinds = classes[this.alphabet.classOf[this.input.unitAt(s)] as number] as number;
+    if (kinds === 0) return false;
+    let kind: UnitKind;
+    const hidden = this.hidden;
+    if (hidden === null || hidden.isEmpty) kind = this.kindBefore(s);
+    else if (hidden.content.has(s)) kind = this.kindOfUnitBefore(s);
+    else if (hidden.union.has(s)) return false;
+    else kind = this.kindBefore(s);
+    return (kinds & (1 << kind)) !== 0;
+  }
+
+  /**
+   * The earlier of `bound` and the earliest start of a deferred rule, not made
+   * yet, whose thread would still be live at the cursor: text the owner must
+   * hold (a trigger may still come), and a start a flag candidate must wait
+   * for. Incremental per rule: the probe's earliest live start is stepped on
+   * from where it was, and starts found dead are never tried again (a thread
+   * that died stays dead).
+   */
+  private deferredLiveFrom(bound: number): number {
+    const end = this.cursor;
+    for (let slot = 0; slot < this.deferred.length; slot++) {
+      const start = this.probeLiveStart(slot, end);
+      if (start < bound) bound = start;
+    }
+    return bound;
+  }
+
+  /** See `deferredLiveFrom`: one rule's earliest live start not made yet, or Infinity. */
+  private probeLiveStart(slot: number, end: number): number {
+    const probe = this.probes[slot] as Thread;
+    if (this.probeLive[slot] === 1) {
+      if (
+        probe.start >= (this.backFrom[slot] as number) &&
+        this.stepProbe(probe, this.probeAt[slot] as number, end)
+      ) {
+        this.probeAt[slot] = end;
+        return probe.start;
+      }
+      this.probeLive[slot] = 0;
+      this.deadBelow[slot] = Math.max(this.deadBelow[slot] as number, probe.start + 1);
+    }
+    const r = this.deferred[slot] as number;
+    const rule = this.rules[r] as ScanRule;
+    const classes = rule.startClasses as Uint8Array;
+    const classOf = this.alphabet.classOf;
+    const text = this.input.retainedText;
+    const base = this.input.start;
+    for (let s = this.deferralFloor(slot, rule, end); s < end; s++) {
+      if (classes[classOf[text.charCodeAt(s - base)] as number] === 0) continue;
+      if (!this.canStartAt(rule, s)) continue;
+      probe.start = s;
+      probe.dfa = rule.dfa;
+      probe.maxLength = rule.maxLength;
+      probe.skipped = 0;
+      probe.acceptEnd = -1;
+      probe.state = rule.dfa.start(
+        this.inContent(s) ? this.kindOfUnitBefore(s) : this.kindBefore(s),
+      );
+      if (probe.state !== DEAD && this.stepProbe(probe, s, end)) {
+        this.probeLive[slot] = 1;
+        this.probeAt[slot] = end;
+        this.deadBelow[slot] = s;
+        return s;
+      }
+    }
+    this.deadBelow[slot] = Math.max(this.deadBelow[slot] as number, end);
+    return Infinity;
+  }
+
+  /** Steps a probe over [from, end) as a thread would be; false once it is finished. */
+  private stepProbe(t: Thread, from: number, end: number): boolean {
+    const classOf = this.alphabet.classOf;
+    const hidden = this.hidden !== null && !this.hidden.isEmpty;
+    for (let q = from; q < end; q++) {
+      if (hidden && this.threadSkips(t.start, q)) {
+        t.skipped++;
+        if (q + 1 - t.start > t.maxLength * HIDDEN_STRETCH) return false;
+        continue;
+      }
+      const dfa = t.dfa;
+      const maxLength = t.maxLength;
+      const next = dfa.step(t.state, classOf[this.input.unitAt(q)] as number) >> 1;
+      const consumed = q + 1 - t.start - t.skipped;
+      if (consumed > maxLength || next === DEAD || consumed + dfa.minDist(next) > maxLength) {
+        return false;
+      }
+      t.state = next;
+      // Settled: finished. An accepting one would need a trigger no probe reads; kept live (fail safe).
+      if ((consumed === maxLength || dfa.cannotExtend(next)) && dfa.settledAcceptance(next) === 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -723,6 +956,8 @@ export class Scanner {
     const best = this.best();
     if (best === undefined) return;
     if (this.threads.length > 0 && (this.threads[0] as Thread).start <= best.start) return;
+    // A start not made yet (a deferred rule's) may still begin a match at or before it.
+    if (this.deferred.length > 0 && this.deferredLiveFrom(best.start + 1) <= best.start) return;
     if (this.keywords !== null && this.acNode !== 0) {
       const conservative = this.cursor - (this.keywords.depth[this.acNode] as number);
       if (
@@ -741,6 +976,12 @@ export class Scanner {
     this.candidates = [];
     this.acNode = 0;
     this.cursor = best.end;
+    // Scanning resumes at the match end: no start before it, and every start after it is new.
+    for (let slot = 0; slot < this.deferred.length; slot++) {
+      this.backFrom[slot] = best.end;
+      this.deadBelow[slot] = best.end;
+      this.probeLive[slot] = 0;
+    }
     if (action === 'stop') this.stopped = true;
   }
 
@@ -914,9 +1155,12 @@ function cachedPartialMemo(keywords: KeywordAutomaton): PartialMemo {
 
 /** Where the always-on rules of a rule subset begin (see `Scanner.startersAfter`). */
 interface StartTables {
+  /** Rule indexes; a deferred rule's trigger classes list it as `~index` (see `Scanner.backStart`). */
   startersAfter: (number[] | undefined)[];
   startsAfter: Uint8Array;
   startsAny: Uint8Array;
+  /** The always-on rules whose starts wait for a trigger unit (start-deferral.ts). */
+  deferred: number[];
 }
 
 /**
@@ -944,9 +1188,22 @@ function startTablesOf(rules: readonly ScanRule[], alphabet: Alphabet): StartTab
   const classCount = alphabet.classCount;
   const startersAfter = new Array<number[] | undefined>(KIND_COUNT * classCount);
   const startsAny = new Uint8Array(classCount);
+  const deferred: number[] = [];
   rules.forEach((rule, index) => {
     const classes = rule.startClasses;
     if (rule.keyword || classes === null) return;
+    const deferral = rule.deferral ?? null;
+    if (deferral !== null) {
+      // Read after any unit: the trigger is inside the match, not where it begins.
+      deferred.push(index);
+      for (let g = 0; g < classCount; g++) {
+        if (deferral.trigger[g] === 0) continue;
+        startsAny[g] = 1;
+        for (let k = 0; k < KIND_COUNT; k++)
+          (startersAfter[k * classCount + g] ??= []).push(~index);
+      }
+      return;
+    }
     for (let g = 0; g < classCount; g++) {
       const kinds = classes[g] as number;
       if (kinds === 0) continue;
@@ -957,7 +1214,7 @@ function startTablesOf(rules: readonly ScanRule[], alphabet: Alphabet): StartTab
     }
   });
   const startsAfter = Uint8Array.from(startersAfter, (list) => (list === undefined ? 0 : 1));
-  return { startersAfter, startsAfter, startsAny };
+  return { startersAfter, startsAfter, startsAny, deferred };
 }
 
 /** Per keyword automaton (one per rule subset of a pack), so streams do not rebuild it. */
@@ -1007,8 +1264,11 @@ function startKindsOf(rules: readonly ScanRule[], alphabet: Alphabet): Uint8Arra
   for (const rule of rules) {
     const classes = rule.startClasses;
     if (rule.keyword || classes === null) continue;
+    const deferral = rule.deferral ?? null;
     for (let g = 0; g < classCount; g++) {
-      startKinds[g] = (startKinds[g] as number) | (classes[g] as number);
+      const kinds =
+        deferral === null ? (classes[g] as number) : deferral.trigger[g] === 1 ? 0xf : 0;
+      startKinds[g] = (startKinds[g] as number) | kinds;
     }
   }
   return startKinds;

@@ -62,6 +62,8 @@ export function* warmUpSteps(
   const { active, scanned } = ruleSetsOf(pack, options);
   for (const [i, [rule]] of active.entries()) {
     void rule.startClasses;
+    // What an always-on rule's starts wait for (start-deferral.ts): derived from its automaton.
+    void rule.deferral;
     if (i % RULES_PER_STEP === RULES_PER_STEP - 1) yield;
   }
   yield;

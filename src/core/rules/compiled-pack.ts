@@ -19,6 +19,7 @@ import { DEAD, LazyDfa } from '../regex/lazy-dfa.ts';
 import { type Nfa, UnitKind } from '../regex/nfa.ts';
 import { DEFAULT_REPLACEMENT, type RuleAction, type RuleKind, type RuleSpec } from './rule.ts';
 import { createKeywordAutomata } from './keyword-automata.ts';
+import { type StartDeferral, startDeferral } from './start-deferral.ts';
 import { runValidator } from './validators/index.ts';
 
 export interface CompileOptions {
@@ -183,6 +184,8 @@ function compiledRule(
   const keywords = a.spec.keywords ?? null;
   // Computed when a scanner first asks (it builds the rule's DFA): not while loading.
   let starts: Uint8Array | null | undefined = keywords === null ? undefined : null;
+  // Likewise: what an always-on rule's starts wait for (start-deferral.ts), derived once.
+  let deferral: StartDeferral | null | undefined = keywords === null ? undefined : null;
   return {
     index,
     spec: a.spec,
@@ -206,6 +209,13 @@ function compiledRule(
     get startClasses(): Uint8Array | null {
       if (starts === undefined) starts = startClasses(dfa(), alphabet);
       return starts;
+    },
+    get deferral(): StartDeferral | null {
+      if (deferral === undefined) {
+        const classes = this.startClasses ?? startClasses(dfa(), alphabet);
+        deferral = startDeferral(a.analysis().nfa, alphabet, classes);
+      }
+      return deferral;
     },
     accept: bindAccept(a.spec, resolved),
     replacement: (a.spec.replacement ?? DEFAULT_REPLACEMENT).replaceAll('{id}', a.spec.id),

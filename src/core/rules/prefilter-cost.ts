@@ -16,14 +16,7 @@ import { DEAD } from '../regex/lazy-dfa.ts';
 import { UnitKind } from '../regex/nfa.ts';
 import { unitKind } from '../regex/alphabet.ts';
 import type { CompiledPack, CompiledRule } from './compile-pack.ts';
-
-const SAMPLE = [
-  'The quick brown fox jumps over the lazy dog, then reads the release notes for version 2.4.1.',
-  'function total(items) {\n  return items.reduce((sum, item) => sum + item.price * item.count, 0);\n}',
-  'See the guide at https://docs.example.org/getting-started#install before 10:30 on 2024-05-17.',
-  '我们明天上午九点在会议室讨论新的设计方案，请大家提前准备材料。',
-  'Rows: 42, 17, 3.14159; status = "ok"; retries <= 3 && timeout > 250ms.\n',
-].join('\n');
+import { PREFILTER_SAMPLE } from './ordinary-text-sample.ts';
 
 /**
  * The warning threshold of `csg rules check` (check-pack.ts): a rule without
@@ -51,14 +44,17 @@ export function prefilterCost(pack: CompiledPack, rule: CompiledRule): Prefilter
   const { classOf } = pack.alphabet;
   let starts = 0;
   let steps = 0;
-  for (let i = 0; i < SAMPLE.length; i++) {
-    let state = rule.dfa.start(prevKind(SAMPLE, i));
-    for (let j = i; state !== DEAD && j < SAMPLE.length && j - i < rule.maxLength; j++) {
+  for (let i = 0; i < PREFILTER_SAMPLE.length; i++) {
+    let state = rule.dfa.start(prevKind(PREFILTER_SAMPLE, i));
+    for (let j = i; state !== DEAD && j < PREFILTER_SAMPLE.length && j - i < rule.maxLength; j++) {
       // `step` returns the next state shifted left, the low bit saying "accepts here".
-      state = rule.dfa.step(state, classOf[SAMPLE.charCodeAt(j)] as number) >> 1;
+      state = rule.dfa.step(state, classOf[PREFILTER_SAMPLE.charCodeAt(j)] as number) >> 1;
       steps++;
       if (j === i && state !== DEAD) starts++;
     }
   }
-  return { startShare: starts / SAMPLE.length, stepsPerChar: steps / SAMPLE.length };
+  return {
+    startShare: starts / PREFILTER_SAMPLE.length,
+    stepsPerChar: steps / PREFILTER_SAMPLE.length,
+  };
 }

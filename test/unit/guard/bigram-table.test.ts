@@ -4,7 +4,8 @@
  * computed unit by unit: 1 for the bigram (a, b) when units standing for a and
  * b can be a keyword's first two units (any b after a one-unit keyword), or
  * when an always-on rule can begin with a unit standing for b after one
- * standing for a.
+ * standing for a (for a rule whose starts wait for a trigger unit,
+ * start-deferral.ts: when b stands for a trigger unit, after anything).
  */
 import { describe, expect, it } from 'vitest';
 import { bigramByte } from '../../../src/core/guard/bigram-hits.ts';
@@ -44,7 +45,11 @@ function referenceTable(pack: CompiledPack, rules: readonly CompiledRule[]): Uin
     kindsOfByte[b] = (kindsOfByte[b] as number) | (1 << (alphabet.kind[g] as number));
     for (const rule of rules) {
       if (rule.keyword || rule.startClasses === null) continue;
-      startsAfter[b] = (startsAfter[b] as number) | (rule.startClasses[g] as number);
+      // A deferred rule (start-deferral.ts) is read at its trigger units, after any unit.
+      const deferral = rule.deferral ?? null;
+      const kinds =
+        deferral === null ? (rule.startClasses[g] as number) : deferral.trigger[g] === 1 ? 0xf : 0;
+      startsAfter[b] = (startsAfter[b] as number) | kinds;
     }
   }
   for (let a = 0; a < 0x100; a++) {
