@@ -18,6 +18,10 @@ export interface HarEntryBody {
   text: string | undefined;
   /** The body was stored base64 (`content.encoding: "base64"`). */
   base64: boolean;
+  /** The request body as sent (`request.postData.text`), when recorded. */
+  requestBody?: string;
+  /** The response headers, names in lower case (`response.headers[]`). */
+  headers: Record<string, string>;
 }
 
 export interface HarCapture {
@@ -60,6 +64,17 @@ function stringField(record: unknown, key: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** HAR `headers[]` (`{name, value}`) as one record, names in lower case. */
+function headersOf(list: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (!Array.isArray(list)) return headers;
+  for (const header of list as unknown[]) {
+    const name = stringField(header, 'name').toLowerCase();
+    if (name !== '') headers[name] = stringField(header, 'value');
+  }
+  return headers;
+}
+
 function decodeBase64(text: string): string {
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.from(text, 'base64'));
 }
@@ -70,10 +85,14 @@ function captureOf(har: unknown): HarCapture | null {
   return {
     entries: entries.map((entry: unknown, index): HarEntryBody => {
       const request = field(entry, 'request');
-      const content = field(field(entry, 'response'), 'content');
+      const response = field(entry, 'response');
+      const content = field(response, 'content');
       const raw = field(content, 'text');
       const base64 = field(content, 'encoding') === 'base64';
+      const requestBody = field(field(request, 'postData'), 'text');
       return {
+        ...(typeof requestBody === 'string' ? { requestBody } : {}),
+        headers: headersOf(field(response, 'headers')),
         index,
         method: stringField(request, 'method'),
         url: stringField(request, 'url'),

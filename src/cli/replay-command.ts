@@ -29,6 +29,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import type { CompiledPack } from '../core/rules/compile-pack.ts';
 import { adapterByFormat, detectAdapter, wireAdapters } from '../core/wire/adapter-registry.ts';
 import { captureProbe } from '../core/wire/capture-format.ts';
+import { aiSdkRequestShapeOfBody } from '../core/wire/requests/ai-sdk-request-shape.ts';
 import { type ReplayOutcome, replayBody } from '../core/wire/replay-body.ts';
 import type { Framing, WireAdapter, WireFormat, WireProbe } from '../core/wire/wire-event.ts';
 import { loadBuiltinPack } from './builtin-pack.ts';
@@ -148,7 +149,17 @@ async function readCapture(path: string): Promise<{ label: string; text: string 
 /** The adapter of a HAR entry, or undefined (unguarded). */
 function entryAdapter(entry: HarEntryBody): WireAdapter | undefined {
   if (entry.text === undefined) return undefined;
-  const facts = { text: entry.text, url: entry.url, method: entry.method };
+  // The request's shape and the marker headers tell AI SDK streams on any URL
+  // (WIRE-FORMATS-2.md §1, "Detection pitfall"); the text stream has no other sign.
+  const requestShape =
+    entry.requestBody === undefined ? undefined : aiSdkRequestShapeOfBody(entry.requestBody);
+  const facts = {
+    text: entry.text,
+    url: entry.url,
+    method: entry.method,
+    headers: entry.headers,
+    ...(requestShape === undefined ? {} : { requestShape }),
+  };
   const recorded = entry.mimeType === 'x-unknown' ? '' : entry.mimeType;
   // The recorded type first; then the one the body shows (DevTools may record
   // none, or a generic one, for a stream).

@@ -12,7 +12,7 @@
  *   NDJSON (`application/x-ndjson`, Ollama);
  * - otherwise JSON when it opens like JSON, else `text/plain`.
  */
-import type { WireProbe } from './wire-event.ts';
+import type { RequestShape, WireProbe } from './wire-event.ts';
 
 /** How much of the body a probe carries (WireProbe.head). */
 export const PROBE_HEAD_CHARS = 1024;
@@ -64,6 +64,10 @@ export interface CaptureFacts {
   method?: string;
   /** The recorded content type; sniffed from `text` when absent or empty. */
   contentType?: string;
+  /** The recorded response headers (lower-case names), for marker headers. */
+  headers?: Readonly<Record<string, string>>;
+  /** The shape of the recorded request body (requests/ai-sdk-request-shape.ts). */
+  requestShape?: RequestShape;
 }
 
 /** The probe for adapter detection: what is known about the capture, head = its first ~1 KB. */
@@ -76,5 +80,7 @@ export function captureProbe(facts: CaptureFacts): WireProbe {
     head: body.slice(0, PROBE_HEAD_CHARS),
   };
   if (facts.method !== undefined) probe.method = facts.method;
+  if (facts.headers !== undefined) probe.headers = facts.headers;
+  if (facts.requestShape !== undefined) probe.requestShape = facts.requestShape;
   return probe;
 }
