@@ -14,6 +14,7 @@
  * pretty-printed message reaches the page on one line; its value is unchanged.
  *
  * Only messages that are one JSON value may be pushed (web-socket-hook.ts checks).
+ * `cancel()` withdraws the stream when the socket failed for another reason.
  * The guard's stream ending before the socket did (a block: the answer was ended the
  * way its format ends a refused one) fails the socket closed: later messages could
  * carry the rest of what was blocked.
@@ -56,7 +57,10 @@ export function oneLine(message: string): string {
  * A socket message guard over `guard` (a byte guard of the generic adapter); what the
  * page may receive goes to `sink`, one message per line the guard releases.
  */
-export function socketJsonGuard(guard: ByteGuard, sink: SocketSink): SocketMessageGuard {
+export function socketJsonGuard(
+  guard: ByteGuard,
+  sink: SocketSink,
+): SocketMessageGuard & { cancel(): void } {
   const encoder = new NativeTextEncoder();
   const decoder = new NativeTextDecoder();
   const writer = call<WritableStreamDefaultWriter<Uint8Array>>(
@@ -122,6 +126,12 @@ export function socketJsonGuard(guard: ByteGuard, sink: SocketSink): SocketMessa
       if (over || ended) return;
       ended = true;
       call<Promise<void>>(Writer.close, writer).then(undefined, fail);
+    },
+    // The socket failed elsewhere: the stream is withdrawn, nothing more reaches the sink.
+    cancel() {
+      if (over) return;
+      over = true;
+      call<Promise<void>>(Writer.abort, writer).then(undefined, () => undefined);
     },
   };
 }

@@ -117,6 +117,8 @@ interface SocketState {
   chat: boolean;
   /** Guarded by the generic adapter (socket-json-guard.ts): only JSON messages go in. */
   generic: boolean;
+  /** Withdraws the generic guard's stream (the socket failed: nothing more is guarded). */
+  cancelGeneric: (() => void) | undefined;
 }
 
 const INSTALLED = weakSet<object>();
@@ -214,6 +216,7 @@ export function installWebSocketHook(
     const closing = state.phase === 'closing';
     state.phase = 'failed';
     state.guard = undefined;
+    state.cancelGeneric?.();
     // Already closed: the page still gets its close event. Otherwise the browser's own.
     if (closing) fireClose(socket, state);
     else call(nativeClose, socket);
@@ -255,6 +258,7 @@ export function installWebSocketHook(
       sinkFor(socket, state),
     );
     state.generic = true;
+    state.cancelGeneric = guard.cancel;
     return guard;
   };
 
@@ -402,6 +406,7 @@ export function installWebSocketHook(
       delivered: 0,
       chat: false,
       generic: false,
+      cancelGeneric: undefined,
     };
     call(binaryType.set!, socket, 'arraybuffer');
     states.set(socket, state);

@@ -21,6 +21,7 @@ import {
 import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
 import { localWireGuard } from '../../support/local-guards.ts';
 import { cut, cutsArbitrary } from '../../support/text-arbitraries.ts';
+import { createFakeBridge } from './fake-bridge.ts';
 import { createFakeEventSourceRealm, FakeCloseEvent } from './fake-sources.ts';
 
 const SECRET = fakeGithubToken(31);
@@ -228,6 +229,28 @@ describe('WebSocket hook: JSON answers through the generic adapter (issue 18 §3
     for (const message of deltas(['key ', SECRET, ' ok'])) socket.emit(message);
     await settle();
     expect(seen.got.join('')).not.toContain(SECRET.slice(4, 12));
+    expect(socket.closedWith).toBeDefined();
+  });
+
+  it('a socket that fails withdraws its generic stream from the ISOLATED world', async () => {
+    const bridge = createFakeBridge(SECRET);
+    const { WebSocket } = hookedRealm({
+      createWireGuard: (recogniser, probe) => bridge.remote.wire(recogniser, probe),
+    });
+    const socket = new WebSocket('ws://127.0.0.1:8080/ws');
+    socket.emit(deltas(['Hello'])[0]!);
+    socket.emitBinary(new Uint8Array([0xff, 0xfe, 0x00]));
+    await settle();
+    const opens = bridge.sent.filter((m) => m.type === 'guard-open');
+    expect(opens.map((m) => m.type === 'guard-open' && m.recogniser)).toEqual([
+      'generic',
+      'generic',
+    ]);
+    const [answer, report] = opens.map((m) => (m as { streamId: string }).streamId);
+    expect(bridge.sent).toContainEqual({ v: 1, type: 'guard-cancel', streamId: answer });
+    // The report's stream is closed normally (its end is what records it), never cancelled.
+    expect(bridge.sent).toContainEqual({ v: 1, type: 'guard-close', streamId: report });
+    expect(bridge.sent).not.toContainEqual({ v: 1, type: 'guard-cancel', streamId: report });
     expect(socket.closedWith).toBeDefined();
   });
 });
