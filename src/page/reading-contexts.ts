@@ -8,18 +8,21 @@
  * - `guarded`: the context reads the guarded answer and nothing else;
  * - `guarded-or-refused`: guarded where the page's CSP lets a blob: worker load the
  *   site's scripts; otherwise the worker does not start, and the person gets a notice
- *   and the audit log a record (worker-hooks.ts).
+ *   and the audit log a record (worker-hooks.ts);
+ * - `refused`: never started; the notice and an audit record.
  *
  * Not loaded in the page: nothing in the MAIN-world script imports it.
  */
 
-export type ContextVerdict = 'guarded' | 'guarded-or-refused';
+export type ContextVerdict = 'guarded' | 'guarded-or-refused' | 'refused';
 
 export const READING_CONTEXTS = {
   /** An about:blank iframe used in the task that appended it, through `contentWindow`. */
   'frame-sync': 'guarded',
   /** The same, reached as `window[i]`. */
   'frame-indexed': 'guarded',
+  /** A popup from `window.open('')`, used at once. */
+  'frame-popup': 'guarded',
   'frame-srcdoc': 'guarded',
   'frame-blob': 'guarded',
   'worker-classic': 'guarded-or-refused',
@@ -27,6 +30,8 @@ export const READING_CONTEXTS = {
   /** A dedicated worker started from a blob: URL the page made. */
   'worker-blob': 'guarded-or-refused',
   'shared-worker': 'guarded-or-refused',
+  /** An opaque origin: relayed through the page, its requests would change origin. */
+  'worker-data': 'refused',
 } as const satisfies Record<string, ContextVerdict>;
 
 export type ReadingContext = keyof typeof READING_CONTEXTS;

@@ -7,8 +7,8 @@
  * The worker holds no guard. Its `fetch` sends the request to the page's MAIN world
  * over a private MessagePort and returns what the page's own guarded `fetch` answered
  * there (fetch-hook.ts: the same recognition, outgoing guard and answer guard as in
- * the page), relayed chunk by chunk. `XMLHttpRequest`, `EventSource` and `WebSocket`
- * are not relayed: in a worker they are refused (a network error), and the MAIN world
+ * the page), relayed chunk by chunk. `XMLHttpRequest`, `EventSource`, `WebSocket` and
+ * nested `Worker`s are not relayed: in a worker they are refused, and the MAIN world
  * reports it (the notice and an audit record), so nothing is read past the guard and
  * nothing is refused without a word.
  *
@@ -189,7 +189,8 @@ export function workerBootstrap(
     throw new NativeDomException(`${api} is not guarded in this worker`, 'NetworkError');
   };
   defineProperty(scope, 'fetch', { value: guardedFetch, writable: true, configurable: true });
-  for (const api of ['XMLHttpRequest', 'EventSource', 'WebSocket']) {
+  // A worker's own nested workers would run without the relay: refused too.
+  for (const api of ['XMLHttpRequest', 'EventSource', 'WebSocket', 'Worker']) {
     if (typeof scope[api] !== 'function') continue;
     const replacement = {
       [api]: function () {

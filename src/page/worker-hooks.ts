@@ -17,8 +17,8 @@
  *   worker fails to start, as a worker whose script is refused does;
  * - a data: URL worker (an opaque origin: relayed through the page it would change
  *   origin) is refused;
- * - XMLHttpRequest, EventSource and WebSocket inside a worker are refused there
- *   (worker-bootstrap.ts).
+ * - XMLHttpRequest, EventSource, WebSocket and nested workers inside a worker are
+ *   refused there (worker-bootstrap.ts).
  * A shared worker is shared per page and script, not across tabs (each page's blob: URL
  * differs). docs/hooks-contexts.md has the table.
  *
@@ -123,7 +123,7 @@ function serveWorker(port: MessagePort, options: WorkerHookOptions, onFailed: ()
 
 /** The reason sent for a refused API: a name the bridge accepts ([A-Za-z0-9_-]). */
 function refusedReason(api: unknown): string {
-  const known = ['XMLHttpRequest', 'EventSource', 'WebSocket'];
+  const known = ['XMLHttpRequest', 'EventSource', 'WebSocket', 'Worker'];
   return known.includes(api as string) ? `refused-${api as string}` : 'refused';
 }
 

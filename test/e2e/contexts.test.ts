@@ -98,7 +98,13 @@ function askIn(page: Page, kind: string, waitMs = 15_000): Promise<Read | undefi
 }
 
 /** Every context the fixture page reads from; the list in reading-contexts.ts names each. */
-const FRAMES = ['frame-sync', 'frame-indexed', 'frame-srcdoc', 'frame-blob'] as const;
+const FRAMES = [
+  'frame-sync',
+  'frame-indexed',
+  'frame-popup',
+  'frame-srcdoc',
+  'frame-blob',
+] as const;
 const WORKERS = ['worker-classic', 'worker-module', 'worker-blob', 'shared-worker'] as const;
 
 /** Every 8-unit piece of `secret` (DESIGN.md §3.10: no fragment survives). */
@@ -183,6 +189,27 @@ describe.each([
     },
   );
 
+  it('refuses a data: URL worker, whatever the CSP: nothing read, a notice and an audit record', async () => {
+    const open = await target.browser.newPage();
+    const url = `${chat.url}/contexts/open?data`;
+    try {
+      const before = (await auditRecords(target)).filter((r) => r.format === 'worker').length;
+      await open.goto(url, { waitUntil: 'load' });
+      const read = await askIn(open, 'worker-data');
+      expect(read?.text).toBe('');
+      expect(read?.error).toMatch(/SecurityError|not guarded/);
+      await expect.poll(() => noticesIn(target, url), { timeout: 10_000 }).toContain(FAILED_NOTICE);
+      await expect
+        .poll(
+          async () => (await auditRecords(target)).filter((r) => r.format === 'worker').length,
+          { timeout: 10_000 },
+        )
+        .toBeGreaterThan(before);
+    } finally {
+      await open.close();
+    }
+  });
+
   it('a worker’s request that is no chat request gets its answer as it is', async () => {
     const open = await target.browser.newPage();
     try {
@@ -235,7 +262,9 @@ describe.each([
   });
 
   it('has a case for every context listed in reading-contexts.ts, and lists every case', () => {
-    expect([...FRAMES, ...WORKERS].sort()).toEqual(Object.keys(READING_CONTEXTS).sort());
+    expect([...FRAMES, ...WORKERS, 'worker-data'].sort()).toEqual(
+      Object.keys(READING_CONTEXTS).sort(),
+    );
   });
 
   it('lists every kind of worker this browser offers to pages', async () => {
