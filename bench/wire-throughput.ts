@@ -10,7 +10,10 @@
  * - ChatGPT web, `delta_encoding` v1 (WIRE-FORMATS.md §1.4, the shape of
  *   test/fixtures/wire/chatgpt-web/): the visible message added at `""`, one
  *   `append` to `/message/content/parts/0`, then `{"v": …}` continuations, a
- *   final patch, `message_stream_complete` and `[DONE]`.
+ *   final patch, `message_stream_complete` and `[DONE]`;
+ * - the Vercel AI SDK UI message stream (WIRE-FORMATS-2.md §1.3, the shape of
+ *   test/fixtures/wire/ai-sdk/): `start`, `start-step`, `text-start`, one
+ *   `text-delta` per chunk, `text-end`, `finish-step`, `finish`, `[DONE]`.
  * The body is cut into 4096-unit network chunks and replayed through
  * StreamRewriter (framing, adapter, per-channel guard, re-serialisation);
  * building the body is not timed. `*_mbps` is UTF-8 MB (1e6 bytes) of
@@ -33,6 +36,9 @@ export interface WireReport {
   /** null while no chatgpt-web adapter is registered. */
   chatgpt_web_mbps: number | null;
   overhead_vs_engine: number;
+  /** The AI SDK UI message stream (issue 20): throughput, and its time over the engine's. */
+  ai_sdk_ui_mbps: number | null;
+  ai_sdk_ui_overhead_vs_engine: number | null;
 }
 
 export interface WireSlice {
@@ -124,6 +130,23 @@ export function chatGptWebBody(chunks: readonly string[]): string[] {
       '{"type": "stop", "stop_tokens": [200002]}}}]}\n\n' +
       `data: {"type": "message_stream_complete", "conversation_id": "${conversation}"}\n\n` +
       'data: [DONE]\n\n',
+  );
+  return body.done();
+}
+
+/** An AI SDK UI message stream whose one text part is `chunks`, one `text-delta` each. */
+export function aiSdkUiBody(chunks: readonly string[]): string[] {
+  const body = new NetworkChunks();
+  body.add(
+    'data: {"type":"start","messageId":"msg_BENCH0001"}\n\ndata: {"type":"start-step"}\n\n' +
+      'data: {"type":"text-start","id":"txt-0"}\n\n',
+  );
+  for (const chunk of chunks) {
+    body.add(`data: {"type":"text-delta","id":"txt-0","delta":${JSON.stringify(chunk)}}\n\n`);
+  }
+  body.add(
+    'data: {"type":"text-end","id":"txt-0"}\n\ndata: {"type":"finish-step"}\n\n' +
+      'data: {"type":"finish","finishReason":"stop"}\n\ndata: [DONE]\n\n',
   );
   return body.done();
 }
@@ -222,8 +245,9 @@ export function measureWire(
     const growth = step === 0 ? 2 : Math.max(2, replay.seconds / previousSeconds);
     previousSeconds = replay.seconds;
     const remaining = WIRE_BUDGET_SECONDS - seconds(started);
-    // The next step costs about four replays (two OpenAI, two ChatGPT) of `growth` times this one.
-    if (replay.seconds * growth * 5 > remaining) break;
+    // The next step costs about six replays (two each of OpenAI, ChatGPT and the AI SDK)
+    // of `growth` times this one.
+    if (replay.seconds * growth * 7 > remaining) break;
   }
   if (slice === undefined) throw new Error('no wire slice');
   const mb = slice.bytes / 1e6;
@@ -255,6 +279,7 @@ export function measureWire(
     chatGptMbps = mb / best;
     log(`wire: chatgpt-web, ${slice.bytes} B of text: ${chatGptMbps.toFixed(2)} MB/s`);
   }
+  const aiSdk = measureAiSdkUi(pack, slice.chunks, redactions, log);
   log(`wire: ${seconds(started).toFixed(1)} s`);
 
   const round = (value: number): number => Math.round(value * 100) / 100;
@@ -263,7 +288,35 @@ export function measureWire(
       openai_chat_mbps: round(mb / openAiBest),
       chatgpt_web_mbps: chatGptMbps === null ? null : round(chatGptMbps),
       overhead_vs_engine: round(openAiBest / engineBest),
+      ai_sdk_ui_mbps: aiSdk === null ? null : round(mb / aiSdk),
+      ai_sdk_ui_overhead_vs_engine: aiSdk === null ? null : round(aiSdk / engineBest),
     },
     sliceBytes: slice.bytes,
   };
+}
+
+/** Best of two AI SDK UI stream replays of the slice, in seconds; null without the adapter. */
+function measureAiSdkUi(
+  pack: CompiledPack,
+  chunks: readonly string[],
+  redactions: number,
+  log: (line: string) => void,
+): number | null {
+  const adapter = adapterByFormat('ai-sdk-ui');
+  if (adapter === undefined) {
+    log('wire: no ai-sdk-ui adapter registered: ai_sdk_ui_mbps is null');
+    return null;
+  }
+  const body = aiSdkUiBody(chunks);
+  const first = replaySeconds(adapter, pack, body);
+  const found = countRedactions(first.output);
+  if (found !== redactions) {
+    log(
+      `WARNING: ai-sdk-ui: ${found} redactions in the replayed body, the engine made ${redactions}`,
+    );
+  }
+  first.output.length = 0;
+  const best = Math.min(first.seconds, replaySeconds(adapter, pack, body).seconds);
+  log(`wire: ai-sdk-ui, ${(best * 1000).toFixed(0)} ms`);
+  return best;
 }
