@@ -54,6 +54,10 @@ const AROUND_TRIGGERS = [
   '&#64;',
   ' ',
   '\n',
+  // Long hidden runs: a thread dies past HIDDEN_STRETCH times its bound, late or on time.
+  '\u200B'.repeat(30),
+  '**'.repeat(12),
+  '<!--' + 'ab-'.repeat(10) + '-->',
 ];
 
 function pushByPush(pack: CompiledPack, chunks: string[], options: GuardOptions): unknown[] {
@@ -83,6 +87,21 @@ describe('deferred starts', () => {
     const text = fc
       .array(fc.oneof(textArbitrary(spec), fc.constantFrom(...AROUND_TRIGGERS)), { maxLength: 8 })
       .map((parts) => parts.join(''));
+
+    it.each([
+      ['123' + '\u200B'.repeat(60) + '-45-6789', {}],
+      ['123' + '**'.repeat(30) + '-45-6789 and 123' + '*'.repeat(30) + '-45-6789', {}],
+      ['ab' + '\u200B'.repeat(3000) + 'c@example.com', { policy: { pii: 'redact' } }],
+      ['0123456789abcdef0123456789abcdef' + '\u200B'.repeat(150) + '-us12', {}],
+    ] as [string, GuardOptions][])(
+      'change nothing where hidden units stretch a match past its bound: %#',
+      (t, options) => {
+        for (const size of [1, 4, 4096]) {
+          const chunks = t.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? [];
+          expect(pushByPush(pack, chunks, options)).toEqual(pushByPush(plain, chunks, options));
+        }
+      },
+    );
 
     it.each([
       ['as shipped', {}],
