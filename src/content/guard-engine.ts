@@ -178,19 +178,39 @@ function startEngine(dockEngine: DockEngine): void {
     return outgoing.referenceOnly(message);
   });
 
+  /**
+   * Whether this frame sets the guard up now (issue 19 §4: the page pays almost
+   * nothing, in every frame): the top frame at once, so its first answer does not
+   * wait for it; any other frame (ads, embeds, widgets: most never send a chat
+   * request) only once the page hands it something to guard. Until then streams and
+   * requests wait for the setup (page-guard-config.ts `ready`), as in the top frame.
+   */
+  let setupWanted = window === window.top;
+  let setupStarted = false;
+
   /** The guard gets its setup once both halves are here (the config and the compiled pack). */
   function applyConfig(): void {
     if (config === undefined || compiled === undefined) return;
     const full = { ...config, compiled };
     outgoingSettings.apply(full);
+    if (!setupWanted) return;
+    setupStarted = true;
     // In steps, paced across tasks: loading ~0.5 MB of rules at once would be a long task.
     // From a new task: the answers may already be here while the engine starts, and the
     // pacer only measures the time its own steps take in a task.
     window.setTimeout(() => void guardConfig.applyInSteps(full, pace), 0);
   }
 
+  /** A frame that deferred its setup: the page's first message to guard starts it. */
+  function wantSetup(): void {
+    if (setupWanted) return;
+    setupWanted = true;
+    if (!setupStarted) applyConfig();
+  }
+
   /** One validated message from the page (the bridge parsed it: parse-page-message.ts). */
   function receive(message: PageToBridge): void {
+    wantSetup();
     // Issue 18 §4: a hook in the page stopped a response itself.
     if (message.type === 'hook-failed') reportFailure(message.hook, `hook ${message.reason}`);
     if (guardHost.handle(message) || message.type !== 'request-guard') return;
