@@ -112,6 +112,7 @@ export const DEFAULT_SITE_PATTERNS: Readonly<Record<string, readonly string[]>> 
   'claude.ai': ['https://claude.ai/*'],
   'gemini.google.com': ['https://gemini.google.com/*'],
   'chat.deepseek.com': ['https://chat.deepseek.com/*'],
+  'grok.com': ['https://grok.com/*'],
   localhost: ['http://localhost/*'],
   '127.0.0.1': ['http://127.0.0.1/*'],
 });

@@ -84,6 +84,7 @@ export const FORMAT_NAME_KEYS: Readonly<Record<string, string>> = {
   'open-webui': 'format_open_webui',
   librechat: 'format_librechat',
   lobechat: 'format_lobechat',
+  'grok-web': 'format_grok_web',
   generic: 'format_generic',
   'plain-text': 'format_plain_text',
 };

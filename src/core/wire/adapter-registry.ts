@@ -20,6 +20,7 @@ import { deepseekWeb } from './adapters/deepseek-web.ts';
 import { deepseekWebHistory } from './adapters/deepseek-web-history.ts';
 import { geminiApiJson, geminiApiStream } from './adapters/gemini-api.ts';
 import { geminiWeb } from './adapters/gemini-web.ts';
+import { grokWeb } from './adapters/grok-web.ts';
 import { libreChat } from './adapters/librechat.ts';
 import { libreChatHistory } from './adapters/librechat-history.ts';
 import { lobeChat } from './adapters/lobechat.ts';
@@ -47,6 +48,7 @@ const adapters: readonly WireAdapter[] = [
   libreChat,
   libreChatHistory,
   lobeChat,
+  grokWeb,
   aiSdkUiStream,
   aiSdkDataStream,
   aiSdkTextStream,

@@ -70,6 +70,8 @@ export type WireFormat =
   | 'ai-sdk-ui'
   | 'ai-sdk-data'
   | 'ai-sdk-text'
+  /** Chat sites of WIRE-FORMATS-2.md §2–§4, one adapter each. */
+  | 'grok-web'
   /** An answer no adapter claims, guarded by the generic structural adapter (adapters/structural.ts). */
   | 'generic';
 

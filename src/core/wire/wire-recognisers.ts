@@ -256,6 +256,16 @@ export const recognisers = {
       /\/webapi\/chat\/[^/?#]+(?:[?#]|$)/.test(probe.url) ||
       (probe.contentType.includes('text/event-stream') && LOBECHAT_HEAD.test(probe.head)),
   },
+  /** xAI Grok web (WIRE-FORMATS-2.md §4.3): NDJSON answers to the conversation routes. */
+  grokWeb: {
+    id: 'grok-web',
+    format: 'grok-web',
+    framing: 'ndjson',
+    detect: (probe) =>
+      /\/rest\/app-chat\/conversations\/(?:new|[^/?#]+\/responses|reconnect-response(?:-v2)?\/[^/?#]+)(?:[?#]|$)/.test(
+        probe.url,
+      ) || /^\s*\{"result":\{"conversation":\{"conversationId":/.test(probe.head),
+  },
   ollamaStream: {
     id: 'ollama-stream',
     format: 'ollama',
@@ -383,6 +393,7 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.libreChat,
   recognisers.libreChatHistory,
   recognisers.lobeChat,
+  recognisers.grokWeb,
   recognisers.aiSdkUiStream,
   recognisers.aiSdkDataStream,
   recognisers.aiSdkTextStream,
