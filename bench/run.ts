@@ -25,7 +25,9 @@
  * - browser: render timing of a 100k-token stream in Chromium with and without the
  *   built extension, the request sent a second after the page loaded and (`at_load`)
  *   as it loads, long tasks, MAIN-world script size (browser-render.ts);
- *   `--no-browser` skips it, and a missing build or browser is reported as `error`.
+ *   `--no-browser` skips it, and a missing build or browser is reported as `error`;
+ *   `--browser-only` runs only it (its JSON is then `{ browser }`), and reports the
+ *   extension's set-up time on a page that only loads (`setup_ms`, issue 19 §4).
  */
 import { StreamGuard } from '../src/core/guard/stream-guard.ts';
 import { scanText } from '../src/core/guard/scan-text.ts';
@@ -198,7 +200,19 @@ function heapGrowth(workload: Workload, gc: () => void): { atMark: number; atEnd
   return { atMark, atEnd };
 }
 
+/** `--browser-only`: the browser part alone, a minute or two instead of the whole bench. */
+async function browserOnly(): Promise<void> {
+  const browser = await measureBrowser(log).catch((error: unknown) => ({
+    error: error instanceof Error ? error.message : String(error),
+  }));
+  if (!jsonOnly) {
+    for (const [name, value] of browserRows(browser)) process.stdout.write(`${name}: ${value}\n`);
+  }
+  process.stdout.write(JSON.stringify({ browser }) + '\n');
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--browser-only')) return browserOnly();
   const started = process.hrtime.bigint();
   const gc = garbageCollector();
   const workload = buildWorkload();
@@ -421,6 +435,10 @@ function browserRows(browser: BrowserReport | { error: string } | undefined): [s
     [
       'MAIN-world script',
       `${browser.main_world_bytes} B built, ${browser.main_world_min_bytes} B minified`,
+    ],
+    [
+      'browser: set-up on a page that only loads',
+      `${browser.setup_ms} ms of guard main-thread time (runs: ${browser.setup_ms_runs.join(', ')})`,
     ],
   ];
 }
