@@ -12,7 +12,9 @@
  * each trie's shape (parents before children, breadth-first depths, one child
  * per symbol); and every keyword of every subset is spelled out from the root
  * of its trie, which is how the outputs are computed here, so no keyword rule
- * can be left without its prefilter hits. What cannot be re-proved without
+ * can be left without its prefilter hits; and each start deferral's trigger is
+ * re-proved on the rule's automaton (every match holds a trigger unit), so a
+ * deferral cannot keep a rule from starting. What cannot be re-proved without
  * building them is that the start classes and bigram tables are the ones the
  * rules give: the loader trusts the producer on those, as load-compiled-pack.ts
  * trusts it on the patterns.
@@ -20,7 +22,10 @@
 import { KeywordAutomaton, type KeywordHit, foldText } from '../guard/keyword-automaton.ts';
 import { runToEnd } from '../guard/run-to-end.ts';
 import { adoptBigramTable } from '../guard/scanner.ts';
+import { type Alphabet, classList } from '../regex/alphabet.ts';
+import type { Nfa } from '../regex/nfa.ts';
 import type { CompiledPack, CompiledRule } from './compiled-pack.ts';
+import type { StartDeferral } from './start-deferral.ts';
 import {
   WARM_TABLES_FORMAT,
   WARM_TABLES_VERSION,
@@ -131,6 +136,63 @@ function startClassRows(value: unknown, pack: CompiledPack): (Uint8Array | null)
     if (rows[i] === null) return null;
     const row = new Uint8Array(pack.alphabet.classCount);
     return runLengthDecode(row, rows[i], path, MAX_START_KINDS);
+  });
+}
+
+/**
+ * Whether every string the automaton accepts holds a unit of a `trigger` class:
+ * with every edge that reads only trigger classes removed, the final state is
+ * unreachable (conditions taken as always true, which only adds paths). The
+ * proof start-deferral.ts makes when it chooses the trigger, made again here.
+ */
+function triggerIsRequired(nfa: Nfa, classesOfSet: readonly Int32Array[], trigger: Uint8Array) {
+  const passable = classesOfSet.map((classes) => classes.some((g) => trigger[g] === 0));
+  const seen = new Uint8Array(nfa.stateCount);
+  const stack = [nfa.start];
+  seen[nfa.start] = 1;
+  const visit = (s: number): void => {
+    if (seen[s] === 0) {
+      seen[s] = 1;
+      stack.push(s);
+    }
+  };
+  while (stack.length > 0) {
+    const s = stack.pop() as number;
+    if (s === nfa.final) return false;
+    const set = nfa.setOf[s] as number;
+    if (set >= 0 && passable[set] === true) visit(nfa.to[s] as number);
+    for (let e = nfa.epsStart[s] as number; e < (nfa.epsStart[s + 1] as number); e++) {
+      visit(nfa.epsTo[e] as number);
+    }
+    for (let e = nfa.condStart[s] as number; e < (nfa.condStart[s + 1] as number); e++) {
+      visit(nfa.condTo[e] as number);
+    }
+  }
+  return true;
+}
+
+/** An always-on rule's start deferral: the trigger from the data, checked; the breaker derived. */
+function deferralOf(value: unknown, path: string, rule: CompiledRule, alphabet: Alphabet) {
+  if (value === null) return null;
+  const trigger = runLengthDecode(new Uint8Array(alphabet.classCount), value, path, 1);
+  const nfa = rule.nfa;
+  const classesOfSet = nfa.sets.map((set) => classList(alphabet, set));
+  if (!triggerIsRequired(nfa, classesOfSet, trigger)) {
+    fail(path, `is not in every match of ${rule.id}`);
+  }
+  // A class no match reads (start-deferral.ts): a thread that reads one dies.
+  const breaker = new Uint8Array(alphabet.classCount).fill(1);
+  for (const classes of classesOfSet) for (const g of classes) breaker[g] = 0;
+  const deferral: StartDeferral = { trigger, breaker };
+  return deferral;
+}
+
+function deferrals(value: unknown, pack: CompiledPack): (StartDeferral | null)[] {
+  const rows = array(value, 'triggers');
+  if (rows.length !== pack.rules.length) fail('triggers', 'must hold one entry per rule');
+  return pack.rules.map((rule, i) => {
+    if (rule.keyword && rows[i] !== null) fail(`triggers[${i}]`, 'must be null for a keyword rule');
+    return rule.keyword ? null : deferralOf(rows[i], `triggers[${i}]`, rule, pack.alphabet);
   });
 }
 
@@ -343,6 +405,7 @@ export function* loadWarmTablesSteps(
     fail('formatVersion', `must be ${WARM_TABLES_VERSION}`);
   checkPack(v.pack, pack);
   const starts = startClassRows(v.startClasses, pack);
+  const waits = deferrals(v.triggers, pack);
   yield;
   const tries: Trie[] = [];
   for (const [i, trie] of array(v.tries, 'tries').entries()) {
@@ -363,21 +426,26 @@ export function* loadWarmTablesSteps(
     });
     yield;
   }
-  return seed(pack, starts, seeded);
+  return seed(pack, starts, waits, seeded);
 }
 
 /** Only once everything is checked: the pack's caches, seeded. */
 function seed(
   pack: CompiledPack,
   starts: readonly (Uint8Array | null)[],
+  waits: readonly (StartDeferral | null)[],
   seeded: readonly Seeded[],
 ): CompiledPack {
   pack.rules.forEach((rule, i) => {
     const classes = starts[i];
-    // The compiled rule computes its start classes on first read (compiled-pack.ts); this
-    // replaces that getter with the value the background computed from the same rule.
+    // The compiled rule computes its start classes and deferral on first read
+    // (compiled-pack.ts); this replaces those getters with the values the background
+    // computed from the same rule.
     if (classes instanceof Uint8Array) {
       Object.defineProperty(rule, 'startClasses', { value: classes, enumerable: true });
+    }
+    if (!rule.keyword) {
+      Object.defineProperty(rule, 'deferral', { value: waits[i] ?? null, enumerable: true });
     }
   });
   const automata = new Map<string, KeywordAutomaton>();

@@ -1,7 +1,7 @@
 /**
  * A pack's warm tables as plain JSON-able data (issue 19 §4): what the first
  * guards of a pack build and cache on it (warm-up.ts) — each always-on rule's
- * start classes, the keyword automata of the rule subsets the guards scan with,
+ * start classes and start deferral trigger (start-deferral.ts), the keyword automata of the rule subsets the guards scan with,
  * and their scanners' bigram tables. The extension builds them once per browser
  * session in the background and hands them to every page with the serialised
  * pack (page-config.ts), so a page loads them in a few milliseconds instead of
@@ -29,7 +29,7 @@ import { runLengthEncode } from './serialised-pack.ts';
 
 export const WARM_TABLES_FORMAT = 'csg-warm-tables';
 /** Bumped whenever the layout or the meaning of a table changes. */
-export const WARM_TABLES_VERSION = 1;
+export const WARM_TABLES_VERSION = 2;
 
 /** Which pack the tables belong to: checked against the loaded pack before anything is used. */
 export interface WarmTablesPack {
@@ -66,6 +66,12 @@ export interface WarmTables {
   pack: WarmTablesPack;
   /** Per rule: null for a keyword rule, else its start classes, run-length encoded. */
   startClasses: (number[] | null)[];
+  /**
+   * Per rule: the trigger classes its starts wait for (start-deferral.ts), run-length
+   * encoded; null for a keyword rule or one whose starts do not wait. The breaker
+   * classes follow from the automaton and are recomputed by the loader.
+   */
+  triggers: (number[] | null)[];
   tries: SerialisedTrie[];
   automata: SerialisedAutomaton[];
 }
@@ -182,6 +188,10 @@ export function serialiseWarmTables(
       if (rule.keyword) return null;
       const classes = rule.startClasses;
       return classes === null ? null : runLengthEncode(classes);
+    }),
+    triggers: pack.rules.map((rule) => {
+      const deferral = rule.keyword ? null : rule.deferral;
+      return deferral === null || deferral === undefined ? null : runLengthEncode(deferral.trigger);
     }),
     tries,
     automata,

@@ -21,7 +21,11 @@ import type { CompiledPack } from '../../../src/core/rules/compiled-pack.ts';
 import { loadCompiledPack } from '../../../src/core/rules/load-compiled-pack.ts';
 import { WarmTablesError, loadWarmTables } from '../../../src/core/rules/load-warm-tables.ts';
 import { serialiseCompiledPack } from '../../../src/core/rules/serialised-pack.ts';
-import { type WarmTables, serialiseWarmTables } from '../../../src/core/rules/warm-tables.ts';
+import {
+  WARM_TABLES_VERSION,
+  type WarmTables,
+  serialiseWarmTables,
+} from '../../../src/core/rules/warm-tables.ts';
 import {
   PROPERTY_RUNS,
   cut,
@@ -82,7 +86,17 @@ describe('warm tables', () => {
       // Always-on rules get a plain value: the getter that builds the DFA is gone.
       const descriptor = Object.getOwnPropertyDescriptor(rule, 'startClasses');
       expect(descriptor?.get === undefined).toBe(!rule.keyword);
+      const deferral = Object.getOwnPropertyDescriptor(rule, 'deferral');
+      expect(deferral?.get === undefined).toBe(!rule.keyword);
     }
+  });
+
+  it('carry the start deferrals (issue 19 §3), each trigger re-proved on load', () => {
+    const deferred = tables.triggers.filter((t) => t !== null).length;
+    expect(deferred).toBeGreaterThan(0);
+    fresh.rules.forEach((rule, i) => {
+      expect(seeded.rules[i]?.deferral ?? null).toEqual(rule.deferral ?? null);
+    });
   });
 
   it.each(policies)(
@@ -118,7 +132,11 @@ type Corruption = [string, (t: WarmTables) => unknown, RegExp];
 const corruptions: Corruption[] = [
   ['not an object', () => 'tables', /must be an object/],
   ['another format', (t) => ({ ...t, format: 'x' }), /format/],
-  ['another format version', (t) => ({ ...t, formatVersion: 2 }), /formatVersion/],
+  [
+    'another format version',
+    (t) => ({ ...t, formatVersion: WARM_TABLES_VERSION + 1 }),
+    /formatVersion/,
+  ],
   ['another pack version', (t) => ({ ...t, pack: { ...t.pack, version: '0' } }), /another pack/],
   [
     'a rule missing',
@@ -147,6 +165,16 @@ const corruptions: Corruption[] = [
     },
     /at most 15/,
   ],
+  [
+    'a start deferral whose trigger is not in every match',
+    (t) => {
+      const i = t.triggers.findIndex((row) => row !== null);
+      t.triggers[i] = [0, t.pack.classCount];
+      return t;
+    },
+    /not in every match/,
+  ],
+  ['triggers truncated', (t) => ({ ...t, triggers: t.triggers.slice(1) }), /triggers/],
   [
     'a trie truncated (a keyword no longer spelled)',
     (t) => {
