@@ -26,7 +26,8 @@ export const READING_CONTEXTS = {
   'frame-srcdoc': 'guarded',
   'frame-blob': 'guarded',
   'worker-classic': 'guarded-or-refused',
-  'worker-module': 'guarded-or-refused',
+  /** Guarded under a nonce-only CSP too: its static imports load there. */
+  'worker-module': 'guarded',
   /** A dedicated worker started from a blob: URL the page made. */
   'worker-blob': 'guarded-or-refused',
   'shared-worker': 'guarded-or-refused',

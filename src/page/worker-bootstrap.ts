@@ -2,7 +2,8 @@
  * Issue 18 §2: what runs first in a worker the page starts on a guarded site. The
  * MAIN world (worker-hooks.ts) starts the worker from a blob: URL whose script is this
  * function's source text, called with the page's script URL, then the page's script
- * (`importScripts` for a classic worker, `import()` for a module worker).
+ * (`importScripts` here for a classic worker; for a module worker, a blob: module that
+ * imports a module running this, then the page's module, in that order).
  *
  * The worker holds no guard. Its `fetch` sends the request to the page's MAIN world
  * over a private MessagePort and returns what the page's own guarded `fetch` answered
@@ -40,13 +41,11 @@ export function workerBootstrap(
   const NativeUrl = URL;
   const NativeTypeError = TypeError;
   const NativeDomException = DOMException;
-  const NativeMessageEvent = MessageEvent;
   const defineProperty = Object.defineProperty;
   const portPost = MessagePort.prototype.postMessage;
   const portStart = MessagePort.prototype.start;
   const listen = EventTarget.prototype.addEventListener;
   const unlisten = EventTarget.prototype.removeEventListener;
-  const dispatch = EventTarget.prototype.dispatchEvent;
   const eventData = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')!.get!;
   const eventPorts = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'ports')!.get!;
   const stopNow = Event.prototype.stopImmediatePropagation;
@@ -250,30 +249,7 @@ export function workerBootstrap(
     }
     return;
   }
-  // A module worker: messages that arrive before the page's module has run wait and are
-  // dispatched again afterwards, as the browser would have queued them.
-  const early: MessageEvent[] = [];
-  const hold = (event: Event) => {
-    apply(stopNow, event, []);
-    early.push(event as MessageEvent);
-  };
-  if (kind === 'Worker') apply(listen, scope, ['message', hold]);
-  import(/* @vite-ignore */ scriptUrl).then(
-    () => {
-      apply(unlisten, scope, ['message', hold]);
-      for (const event of early.splice(0)) {
-        const again = new NativeMessageEvent('message', {
-          data: apply(eventData, event, []),
-          ports: [...(apply(eventPorts, event, []) as readonly MessagePort[])],
-        });
-        apply(dispatch, scope, [again]);
-      }
-    },
-    (error: unknown) => {
-      // Not loaded (a TypeError in both browsers: CSP, network); a module's own throw
-      // is rarely one, and then the person is told once too often, never too rarely.
-      if (error instanceof NativeTypeError) fail();
-      throw error;
-    },
-  );
+  // A module worker: the page's module is the next import of the blob: module that
+  // imported this one (worker-hooks.ts), evaluated after it; it fails to load the same
+  // way a classic script does, as a plain `error` event on the worker object.
 }

@@ -152,8 +152,17 @@ export function installWorkerHooks(win: PageWindow, options: WorkerHookOptions):
     if (known !== undefined) return known;
     const token = options.newId();
     const args = [scriptUrl, type, kind, token].map((value) => JSON.stringify(value)).join(',');
-    const blob = new NativeBlob([`(${bootstrapSource})(${args})`], { type: 'text/javascript' });
-    const url = apply(createObjectUrl, win.URL, [blob]) as string;
+    const blobUrl = (code: string) =>
+      apply(createObjectUrl, win.URL, [
+        new NativeBlob([code], { type: 'text/javascript' }),
+      ]) as string;
+    const hooks = blobUrl(`(${bootstrapSource})(${args})`);
+    // A module's static imports are evaluated in order: the hooks, then the page's module
+    // (which registers its listeners before any message is delivered).
+    const url =
+      type === 'module'
+        ? blobUrl([hooks, scriptUrl].map((from) => `import ${JSON.stringify(from)};`).join(''))
+        : hooks;
     return (started[key] = { url, token });
   };
 

@@ -162,7 +162,12 @@ describe.each([
     },
   );
 
-  it.each(WORKERS)(
+  // A module worker's static imports load under the strict policy too (both browsers).
+  it('redacts a secret read in a worker-module under the strict nonce CSP too', async () => {
+    expectRedacted(await askIn(page, 'worker-module'));
+  });
+
+  it.each(WORKERS.filter((kind) => kind !== 'worker-module'))(
     'refuses a %s it cannot hook (strict nonce CSP): nothing read, a notice and an audit record',
     async (kind) => {
       const strict = await target.browser.newPage();
