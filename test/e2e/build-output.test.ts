@@ -95,19 +95,24 @@ describe.each([
     for (const file of Object.values(CONTENT_SCRIPT_FILES)) expect(exposed).not.toContain(file);
   });
 
-  it('keeps the MAIN-world script small: at most 48 KB minified (issues 4 and 18)', async () => {
+  it('keeps the MAIN-world script small: at most 56 KB minified (issues 4 and 18)', async () => {
     // The same measure as `npm run bench` (bench/browser-render.ts): esbuild's minifier.
     // Issue 4 set 40 KB. Issue 18 added recognition by structure of chat requests and
     // answers (§1, about 2.5 KB) and the built-ins captured at document_start so page
     // code cannot break the hooks (§4, net about 2 KB after eventsource-parser left the
     // MAIN world): 44.6 KB. Issue 18 §1/§3 on XHR and WebSocket (the chat-request verdict
     // at XHR and socket `send`, the generic adapter for socket JSON frames, undecodable
-    // binary frames reported) added about 2.8 KB: 47.4 KB. The budget stays tight so growth
-    // is a decision; moving recognition out of the page is issue 19 §4's work.
+    // binary frames reported) added about 2.8 KB: 47.4 KB. Issue 18 §2 (every context)
+    // added about 8 KB: the frame backstop (frame-hooks.ts, 1.3 KB) and the worker relay
+    // (worker-hooks.ts, 2.6 KB) with the worker-side bootstrap (worker-bootstrap.ts,
+    // 3.2 KB), which the page carries as source text because `new Worker()` must start the
+    // hooked worker synchronously (a separate file would have to be web-accessible and
+    // fetched asynchronously): 55.7 KB. The budget stays tight so growth is a decision;
+    // moving recognition out of the page is issue 19 §4's work.
     const code = readFileSync(join(dir, CONTENT_SCRIPT_FILES.main), 'utf8');
     const esbuild = await import('esbuild');
     const minified = await esbuild.transform(code, { minify: true, target: 'es2022' });
-    expect(Buffer.byteLength(minified.code)).toBeLessThanOrEqual(48_000);
+    expect(Buffer.byteLength(minified.code)).toBeLessThanOrEqual(56_000);
   });
 
   it.each([
