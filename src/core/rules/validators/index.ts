@@ -13,6 +13,7 @@ import { exfilUrlVerdict } from './exfil-url.ts';
 import { ibanValid } from './iban.ts';
 import { luhnValid } from './luhn.ts';
 import { issuedCardNumber } from './payment-card-issuer.ts';
+import { repeatedGroupCard } from './card-test-number.ts';
 import { notPlaceholder } from './not-placeholder.ts';
 import { emailIsPersonal } from './email-address.ts';
 import { exfilHtmlImgVerdict } from './exfil-html-img.ts';
@@ -26,6 +27,7 @@ export { exfilUrlVerdict, hostIsAllowed, type ExfilUrlVerdict } from './exfil-ur
 export { IBAN_LENGTHS, ibanMod97, ibanValid } from './iban.ts';
 export { luhnValid } from './luhn.ts';
 export { issuedCardNumber } from './payment-card-issuer.ts';
+export { repeatedGroupCard } from './card-test-number.ts';
 export {
   looksLikePlaceholder,
   nameSaysNotSecret,
@@ -107,8 +109,11 @@ export function runValidator(
   const { subject, name } = found;
   switch (spec.name) {
     case 'luhn':
-      // A card number: the Luhn check and an issuer's prefix and length (issue 17 §4).
-      return { ok: luhnValid(subject) && issuedCardNumber(subject) };
+      // A card number: the Luhn check, an issuer's prefix and length, and not a
+      // documented test number or a table row of one repeated group (issue 17 §4).
+      return {
+        ok: luhnValid(subject) && issuedCardNumber(subject) && !repeatedGroupCard(subject),
+      };
     case 'iban':
       return { ok: ibanValid(subject) };
     case 'cn-resident-id':
