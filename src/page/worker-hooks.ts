@@ -63,18 +63,21 @@ interface FetchAsk {
 type WorkerMessage =
   FetchAsk | { t: 'abort'; id: number } | { t: 'refused'; api: string } | { t: 'failed' };
 
+// Captured at document_start (main-world.ts evaluates this module first), before any
+// page script could replace them (issue 18 §4).
+const portPost = MessagePort.prototype.postMessage;
+const NativeAbortController = AbortController;
+const abortOf = AbortController.prototype.abort;
+const headerEntries = Headers.prototype.entries;
+const eventData = getOwnPropertyDescriptor(MessageEvent.prototype, 'data')!.get!;
+
 /** Serves one worker's private port: its fetches go out through the page's guarded fetch. */
 function serveWorker(port: MessagePort, options: WorkerHookOptions, onFailed: () => void): void {
-  const portPost = port.postMessage;
-  const send = (message: unknown, transfer: Transferable[] = []) =>
-    apply(portPost, port, [message, transfer]);
+  const send = (message: unknown) => apply(portPost, port, [message]);
   const aborts: Record<number, AbortController> = Object.create(null) as Record<
     number,
     AbortController
   >;
-  const NativeAbortController = AbortController;
-  const headerEntries = Headers.prototype.entries;
-  const dataOf = getOwnPropertyDescriptor(MessageEvent.prototype, 'data')!.get!;
 
   const relay = async (ask: FetchAsk): Promise<void> => {
     const controller = new NativeAbortController();
@@ -112,11 +115,13 @@ function serveWorker(port: MessagePort, options: WorkerHookOptions, onFailed: ()
   };
 
   port.onmessage = (event: MessageEvent) => {
-    const message = call<WorkerMessage>(dataOf, event);
+    const message = call<WorkerMessage>(eventData, event);
     if (message === null || typeof message !== 'object') return;
     if (message.t === 'fetch') void relay(message);
-    else if (message.t === 'abort') aborts[message.id]?.abort();
-    else if (message.t === 'refused') options.reportFailure('worker', refusedReason(message.api));
+    else if (message.t === 'abort') {
+      const controller = aborts[message.id];
+      if (controller !== undefined) apply(abortOf, controller, []);
+    } else if (message.t === 'refused') options.reportFailure('worker', refusedReason(message.api));
     else if (message.t === 'failed') onFailed();
   };
 }
