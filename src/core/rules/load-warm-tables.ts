@@ -286,6 +286,10 @@ function trieOf(value: unknown, path: string): Trie {
  * each keyword spelled from the root marks the rules it extends and, at its
  * end, its hit; outputs merge along failure links.
  */
+/** The shared empty lists of `automatonOn` (never written to). */
+const NONE: number[] = [];
+const NO_HITS: KeywordHit[] = [];
+
 /** Each rule's keywords case-folded, once per load (several subsets share most rules). */
 type FoldedKeywords = (rule: CompiledRule) => readonly string[];
 
@@ -309,7 +313,10 @@ function automatonOn(
 ): KeywordAutomaton {
   const { nodeCount: n, symbols: w, symbolOf, goto, depth } = trie;
   const own = new Array<KeywordHit[] | undefined>(n);
-  const extendingRules = Array.from({ length: n }, (): number[] => []);
+  // Lists are only read (scanner.ts): nodes with nothing to list share one empty list,
+  // and a node with no hits of its own shares its failure node's (allocating one list
+  // per node and automaton was most of a page's load of the tables).
+  const extendingRules = new Array<number[]>(n).fill(NONE);
   const distinct = new Set<string>();
   let maxKeywordLength = 0;
   rules.forEach((rule, local) => {
@@ -318,7 +325,8 @@ function automatonOn(
       maxKeywordLength = Math.max(maxKeywordLength, kw.length);
       let node = 0;
       for (let i = 0; i < kw.length; i++) {
-        const extending = extendingRules[node] as number[];
+        let extending = extendingRules[node] as number[];
+        if (extending === NONE) extending = extendingRules[node] = [];
         if (extending[extending.length - 1] !== local) extending.push(local);
         const symbol = symbolOf[kw.charCodeAt(i)] as number;
         const next = symbol === 0 ? -1 : (goto[node * w + symbol] as number);
@@ -333,8 +341,9 @@ function automatonOn(
   const outputs = new Array<KeywordHit[]>(n);
   const hasOutput = new Uint8Array(n);
   for (let node = 0; node < n; node++) {
-    const mine = own[node] ?? [];
-    const merged = node === 0 ? mine : [...mine, ...(outputs[trie.fail[node] as number] ?? [])];
+    const mine = own[node];
+    const inherited = node === 0 ? NO_HITS : (outputs[trie.fail[node] as number] as KeywordHit[]);
+    const merged = mine === undefined ? inherited : [...mine, ...inherited];
     outputs[node] = merged;
     hasOutput[node] = merged.length > 0 ? 1 : 0;
   }
