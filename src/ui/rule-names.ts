@@ -85,6 +85,7 @@ export const FORMAT_NAME_KEYS: Readonly<Record<string, string>> = {
   librechat: 'format_librechat',
   lobechat: 'format_lobechat',
   'grok-web': 'format_grok_web',
+  huggingchat: 'format_huggingchat',
   generic: 'format_generic',
   'plain-text': 'format_plain_text',
 };

@@ -21,6 +21,7 @@ import { deepseekWebHistory } from './adapters/deepseek-web-history.ts';
 import { geminiApiJson, geminiApiStream } from './adapters/gemini-api.ts';
 import { geminiWeb } from './adapters/gemini-web.ts';
 import { grokWeb } from './adapters/grok-web.ts';
+import { huggingChat } from './adapters/huggingchat.ts';
 import { libreChat } from './adapters/librechat.ts';
 import { libreChatHistory } from './adapters/librechat-history.ts';
 import { lobeChat } from './adapters/lobechat.ts';
@@ -49,6 +50,7 @@ const adapters: readonly WireAdapter[] = [
   libreChatHistory,
   lobeChat,
   grokWeb,
+  huggingChat,
   aiSdkUiStream,
   aiSdkDataStream,
   aiSdkTextStream,

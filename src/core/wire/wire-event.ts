@@ -72,6 +72,7 @@ export type WireFormat =
   | 'ai-sdk-text'
   /** Chat sites of WIRE-FORMATS-2.md §2–§4, one adapter each. */
   | 'grok-web'
+  | 'huggingchat'
   /** An answer no adapter claims, guarded by the generic structural adapter (adapters/structural.ts). */
   | 'generic';
 

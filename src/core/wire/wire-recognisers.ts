@@ -266,6 +266,16 @@ export const recognisers = {
         probe.url,
       ) || /^\s*\{"result":\{"conversation":\{"conversationId":/.test(probe.head),
   },
+  /** HuggingChat (chat-ui, WIRE-FORMATS-2.md §4.6): the JSONL answer to a conversation POST. */
+  huggingChat: {
+    id: 'huggingchat',
+    format: 'huggingchat',
+    framing: 'ndjson',
+    detect: (probe) =>
+      (/\/conversation\/[0-9a-f]{24}\/?(?:[?#]|$)/.test(probe.url) &&
+        (probe.method ?? 'POST').toUpperCase() === 'POST') ||
+      /^\s*\{"type":"status","status":"started"/.test(probe.head),
+  },
   ollamaStream: {
     id: 'ollama-stream',
     format: 'ollama',
@@ -394,6 +404,7 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.libreChatHistory,
   recognisers.lobeChat,
   recognisers.grokWeb,
+  recognisers.huggingChat,
   recognisers.aiSdkUiStream,
   recognisers.aiSdkDataStream,
   recognisers.aiSdkTextStream,

@@ -22,6 +22,7 @@
 import type { JsonPath } from '../json-string-span.ts';
 import { type LocatedText, locatedJsonEvent } from '../located-text.ts';
 import type { RawFrame } from '../raw-frame.ts';
+import { ReasoningRuns } from '../reasoning-runs.ts';
 import { isRecord } from '../sse-json-render.ts';
 import {
   type AdapterSession,
@@ -43,28 +44,9 @@ function tokenHolder(result: Record<string, unknown>): {
   return { at: ['result'], json: result };
 }
 
-/** Reasoning runs between answer tokens: each run its own channel, ended when the answer resumes. */
-class ThinkingRuns {
-  private run = 0;
-  private open = false;
-
-  channel(): string {
-    this.open = true;
-    return this.run === 0 ? 'thinking' : `thinking#${this.run}`;
-  }
-
-  close(): string[] {
-    if (!this.open) return [];
-    const ended = this.channel();
-    this.open = false;
-    this.run++;
-    return [ended];
-  }
-}
-
 function locate(
   result: Record<string, unknown>,
-  thinking: ThinkingRuns,
+  thinking: ReasoningRuns,
 ): {
   located: LocatedText[];
   ends: string[];
@@ -96,7 +78,7 @@ function locate(
   return { located, ends };
 }
 
-function decodeLine(frame: RawFrame, thinking: ThinkingRuns): WireEvent {
+function decodeLine(frame: RawFrame, thinking: ReasoningRuns): WireEvent {
   const line = frame.payload ?? frame.raw;
   if (line.trim() === '') return passThrough(frame);
   let json: unknown;
@@ -115,7 +97,7 @@ function decodeLine(frame: RawFrame, thinking: ThinkingRuns): WireEvent {
 }
 
 function grokSession(): AdapterSession {
-  const thinking = new ThinkingRuns();
+  const thinking = new ReasoningRuns('thinking');
   let responseId: unknown;
   let softStopped = false;
   let terminated = true;

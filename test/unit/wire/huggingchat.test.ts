@@ -1,0 +1,95 @@
+/**
+ * HuggingChat (WIRE-FORMATS-2.md §4.6, HIGH: chat-ui's own source), read back
+ * the way chat-ui's client reads it: split on `\n`, one update per line, NUL
+ * stripped from stream tokens, `finalAnswer` merged by `interrupted`. The
+ * shared harness covers byte identity, any split and the block ending
+ * (test/fixtures/wire/huggingchat).
+ */
+import { describe, expect, it } from 'vitest';
+import { scanText } from '../../../src/core/guard/scan-text.ts';
+import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
+import { compilePack } from '../../../src/core/rules/compile-pack.ts';
+import { huggingChat } from '../../../src/core/wire/adapters/huggingchat.ts';
+import { replayBody } from '../../../src/core/wire/replay-body.ts';
+import { fixture } from '../../support/wire-harness.ts';
+
+const pack = getCorePack();
+const secret = fixture('huggingchat/conversation-secret-split.jsonl');
+const imageBlocks = compilePack({
+  name: 'image-blocks',
+  version: '1',
+  rules: pack.rules.map((r) =>
+    r.id === 'markdown-image-exfil' ? { ...r.spec, action: 'block' as const } : r.spec,
+  ),
+});
+
+type Update = Record<string, unknown> & { type: string };
+
+/** chat-ui's reading (§4.6): every non-blank line is a JSON update. */
+function readUpdates(body: string) {
+  const updates = body
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Update);
+  const tokens = (pick: (u: Update) => boolean) =>
+    updates
+      .filter(pick)
+      .map((u) => String(u.token).replaceAll('\0', ''))
+      .join('');
+  return {
+    updates,
+    answer: tokens((u) => u.type === 'stream'),
+    reasoning: tokens((u) => u.type === 'reasoning' && u.subtype === 'stream'),
+    final: updates.find((u) => u.type === 'finalAnswer'),
+    title: updates.find((u) => u.type === 'title')?.title as string | undefined,
+  };
+}
+
+describe('HuggingChat JSONL (§4.6)', () => {
+  it('guards padded tokens, reasoning, the finalAnswer echo and the title consistently', () => {
+    const original = readUpdates(secret);
+    const replay = replayBody(huggingChat, pack, [secret]);
+    const guarded = readUpdates(replay.output);
+    expect(guarded.answer).toBe(scanText(pack, original.answer).output);
+    expect(guarded.answer).toContain('[redacted:github-pat]');
+    expect(guarded.reasoning).toBe(scanText(pack, original.reasoning).output);
+    expect(guarded.final?.text).toBe(guarded.answer);
+    expect(guarded.title).toBe(scanText(pack, original.title ?? '').output);
+    expect(replay.output).not.toMatch(/EXAMPLEexam|collector\.example\.net\/p/);
+    expect(guarded.updates.map((u) => u.type)).toEqual(original.updates.map((u) => u.type));
+    expect(replay.output.endsWith(' '.repeat(4096))).toBe(true);
+    expect(replay.issues).toEqual([]);
+  });
+
+  it('a rewritten short token is padded with NUL to 16 characters again, as the server pads', () => {
+    const body =
+      '{"type":"stream","token":"ghp_EXAMPLEexa\\u0000\\u0000"}\n' +
+      '{"type":"stream","token":"mpleEXAMPLEexample01234567"}\n' +
+      '{"type":"stream","token":" ok\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000"}\n';
+    const replay = replayBody(huggingChat, pack, [body]);
+    const tokens = readUpdates(replay.output).updates.map((u) => String(u.token));
+    // padEnd(16, "\0"): at least 16 characters, NUL only at the end.
+    for (const token of tokens) {
+      expect(token.length).toBeGreaterThanOrEqual(16);
+      expect(token).toMatch(/^[^\0]*\0*$/u);
+    }
+    expect(tokens.join('').replaceAll('\0', '')).toBe('[redacted:github-pat] ok');
+  });
+
+  it('a block keeps the streamed text and ends with an interrupted finalAnswer', () => {
+    const replay = replayBody(huggingChat, imageBlocks, [secret]);
+    expect(replay.blocked).toBe(true);
+    const read = readUpdates(replay.output);
+    expect(read.answer).toBe('Here is the token you pasted: [redacted:github-pat]. And a chart ');
+    expect(read.final).toEqual({ type: 'finalAnswer', text: '', interrupted: true });
+  });
+
+  it('an unknown update type passes through and is reported', () => {
+    const body = '{"type":"brandNew","x":1}\n{"type":"stream","token":"hi\\u0000"}\n';
+    const replay = replayBody(huggingChat, pack, [body]);
+    expect(replay.output).toBe(body);
+    expect(replay.issues).toEqual([
+      { kind: 'unrecognised-frame', detail: 'huggingchat: update brandNew' },
+    ]);
+  });
+});
