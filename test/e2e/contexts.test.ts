@@ -12,7 +12,7 @@
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockChat, type MockChat } from '../mock-chat/server.ts';
-import { fakeGithubToken } from '../mock-chat/scripted-answers.ts';
+import { fakeGithubToken, scriptedAnswer } from '../mock-chat/scripted-answers.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { READING_CONTEXTS } from '../../src/page/reading-contexts.ts';
@@ -84,14 +84,17 @@ interface Read {
 }
 
 /** What `kind` read; `undefined` when it never answered (a worker that did not start). */
-function askIn(page: Page, kind: string, waitMs = 15_000): Promise<Read | undefined> {
+function askIn(
+  page: Page,
+  kind: string,
+  waitMs = 15_000,
+  prompt = 'show me the secret',
+): Promise<Read | undefined> {
   const asked = page.evaluate(
-    (k: string) =>
-      (window as unknown as { askIn(k: string, p: string): Promise<Read> }).askIn(
-        k,
-        'show me the secret',
-      ),
+    (k: string, p: string) =>
+      (window as unknown as { askIn(k: string, p: string): Promise<Read> }).askIn(k, p),
     kind,
+    prompt,
   );
   const silence = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), waitMs));
   return Promise.race([asked, silence]);
@@ -210,6 +213,19 @@ describe.each([
           { timeout: 10_000 },
         )
         .toBeGreaterThan(before);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it.each(WORKERS)('delivers a harmless answer read in a %s unchanged', async (kind) => {
+    const open = await target.browser.newPage();
+    try {
+      await open.goto(`${chat.url}/contexts/open`, { waitUntil: 'load' });
+      const prompt = 'hello “friend”, 数据 ✓ 😀';
+      const read = await askIn(open, kind, 15_000, prompt);
+      expect(read?.error).toBe('');
+      expect(read?.text).toBe(scriptedAnswer(prompt).text);
     } finally {
       await open.close();
     }
