@@ -49,10 +49,11 @@ describe('a secret is redacted whole (DESIGN.md §3.10)', () => {
           const outcome = runCase(sample);
           if (outcome.failure !== undefined) throw new Error(`\n${outcome.failure}`);
         }),
-        // A fixed seed by default: random seeds still find rare open classes (a
-        // password-assignment value in a backtick-quoted Python keyword argument; see the
-        // closing note of issue 17), which must not make CI a lottery. CSG_PROPERTY_SEED
-        // explores other seeds.
+        // A fixed seed by default, so CI is not a lottery over classes too rare for one
+        // run of 10,000 to meet every time. CSG_PROPERTY_SEED explores other seeds, and
+        // test/support/redacted-whole-survey.ts sweeps many: the last class it found (an
+        // unquoted keyword argument's closing comma counted into a password's entropy,
+        // secrets 1.8.2) is fixed, and ~410,000 draws over 18 seeds found no other.
         { numRuns: PROPERTY_RUNS, seed: Number(process.env.CSG_PROPERTY_SEED ?? 20261202) },
       );
     },
