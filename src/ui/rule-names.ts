@@ -86,6 +86,7 @@ export const FORMAT_NAME_KEYS: Readonly<Record<string, string>> = {
   lobechat: 'format_lobechat',
   'grok-web': 'format_grok_web',
   huggingchat: 'format_huggingchat',
+  'le-chat': 'format_le_chat',
   generic: 'format_generic',
   'plain-text': 'format_plain_text',
 };

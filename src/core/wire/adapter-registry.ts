@@ -22,6 +22,7 @@ import { geminiApiJson, geminiApiStream } from './adapters/gemini-api.ts';
 import { geminiWeb } from './adapters/gemini-web.ts';
 import { grokWeb } from './adapters/grok-web.ts';
 import { huggingChat } from './adapters/huggingchat.ts';
+import { leChat } from './adapters/le-chat.ts';
 import { libreChat } from './adapters/librechat.ts';
 import { libreChatHistory } from './adapters/librechat-history.ts';
 import { lobeChat } from './adapters/lobechat.ts';
@@ -51,6 +52,7 @@ const adapters: readonly WireAdapter[] = [
   lobeChat,
   grokWeb,
   huggingChat,
+  leChat,
   aiSdkUiStream,
   aiSdkDataStream,
   aiSdkTextStream,

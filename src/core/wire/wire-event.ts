@@ -73,6 +73,7 @@ export type WireFormat =
   /** Chat sites of WIRE-FORMATS-2.md §2–§4, one adapter each. */
   | 'grok-web'
   | 'huggingchat'
+  | 'le-chat'
   /** An answer no adapter claims, guarded by the generic structural adapter (adapters/structural.ts). */
   | 'generic';
 

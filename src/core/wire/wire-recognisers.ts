@@ -276,6 +276,15 @@ export const recognisers = {
         (probe.method ?? 'POST').toUpperCase() === 'POST') ||
       /^\s*\{"type":"status","status":"started"/.test(probe.head),
   },
+  /** Mistral Le Chat (WIRE-FORMATS-2.md §4.4, LOW): the `N:json` line answer to `/api/chat`. */
+  leChat: {
+    id: 'le-chat',
+    format: 'le-chat',
+    framing: 'ndjson',
+    detect: (probe) =>
+      /^https:\/\/chat\.mistral\.ai\/api\/chat(?:[?#]|$)/.test(probe.url) ||
+      /^\d+:\{"json":\{"patches":\[/.test(probe.head),
+  },
   ollamaStream: {
     id: 'ollama-stream',
     format: 'ollama',
@@ -405,6 +414,7 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.lobeChat,
   recognisers.grokWeb,
   recognisers.huggingChat,
+  recognisers.leChat,
   recognisers.aiSdkUiStream,
   recognisers.aiSdkDataStream,
   recognisers.aiSdkTextStream,
