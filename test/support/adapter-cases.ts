@@ -91,3 +91,14 @@ export function blockAllPack(): CompiledPack {
     ),
   });
 }
+
+/** The core pack with one rule's action turned into a block (the others as they are). */
+export function coreWithBlock(ruleId: string): CompiledPack {
+  return compilePack({
+    name: `core-${ruleId}-blocks`,
+    version: '1',
+    rules: getCorePack().rules.map((rule) =>
+      rule.id === ruleId ? { ...rule.spec, action: 'block' as const } : rule.spec,
+    ),
+  });
+}

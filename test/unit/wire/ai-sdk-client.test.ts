@@ -16,8 +16,8 @@ import {
 import { MockLanguageModelV3 } from 'ai/test';
 import * as v5 from 'ai-v5-strict';
 import { describe, expect, it } from 'vitest';
+import { coreWithBlock } from '../../support/adapter-cases.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import type { CompiledPack } from '../../../src/core/rules/compile-pack.ts';
 import { aiSdkUiStream } from '../../../src/core/wire/adapters/ai-sdk-ui-stream.ts';
 import { createWireTransform } from '../../../src/core/wire/wire-transform.ts';
@@ -39,13 +39,8 @@ const EXPECTED_TEXT =
 const EXPECTED_REASONING = 'The user pasted [redacted:github-pat] and wants it back.';
 
 const pack = getCorePack();
-const imageBlocks = compilePack({
-  name: 'image-blocks',
-  version: '1',
-  rules: pack.rules.map((r) =>
-    r.id === 'markdown-image-exfil' ? { ...r.spec, action: 'block' as const } : r.spec,
-  ),
-});
+/** The core pack with exfiltration images blocked: the token is redacted, the image ends the answer. */
+const imageBlocks = coreWithBlock('markdown-image-exfil');
 
 /** Model stream parts shared by the V2 (ai@5) and V3 (ai@6) specifications. */
 function contentParts() {

@@ -6,21 +6,17 @@
  */
 import { type Message, type UIMessage, callChatApi } from '@ai-sdk/ui-utils';
 import { describe, expect, it } from 'vitest';
+import { coreWithBlock } from '../../support/adapter-cases.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
-import { type CompiledPack, compilePack } from '../../../src/core/rules/compile-pack.ts';
+import type { CompiledPack } from '../../../src/core/rules/compile-pack.ts';
 import { aiSdkDataStream } from '../../../src/core/wire/adapters/ai-sdk-data-stream.ts';
 import { createWireTransform } from '../../../src/core/wire/wire-transform.ts';
 import { fixture } from '../../support/wire-harness.ts';
 
 const body = fixture('ai-sdk/data-stream-secret-split.txt');
 const pack = getCorePack();
-const imageBlocks = compilePack({
-  name: 'image-blocks',
-  version: '1',
-  rules: pack.rules.map((r) =>
-    r.id === 'markdown-image-exfil' ? { ...r.spec, action: 'block' as const } : r.spec,
-  ),
-});
+/** The core pack with exfiltration images blocked: the token is redacted, the image ends the answer. */
+const imageBlocks = coreWithBlock('markdown-image-exfil');
 
 /** The body in 7-byte network chunks (cuts inside lines and characters), guarded. */
 function guardedResponse(guardPack: CompiledPack | undefined): Response {

@@ -7,6 +7,7 @@
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { coreWithBlock } from '../../support/adapter-cases.ts';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { detectAdapter } from '../../../src/core/wire/adapter-registry.ts';
@@ -15,20 +16,13 @@ import { aiSdkUiStream } from '../../../src/core/wire/adapters/ai-sdk-ui-stream.
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import { createWireTransform } from '../../../src/core/wire/wire-transform.ts';
 import type { WireProbe } from '../../../src/core/wire/wire-event.ts';
-import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { fixture, splitBytes } from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const uiSecret = fixture('ai-sdk/ui-stream-secret-split.sse');
 const dataSecret = fixture('ai-sdk/data-stream-secret-split.txt');
 /** The core pack with exfiltration images blocked: the token is redacted, the image ends the answer. */
-const imageBlocks = compilePack({
-  name: 'image-blocks',
-  version: '1',
-  rules: pack.rules.map((r) =>
-    r.id === 'markdown-image-exfil' ? { ...r.spec, action: 'block' as const } : r.spec,
-  ),
-});
+const imageBlocks = coreWithBlock('markdown-image-exfil');
 
 type Chunk = Record<string, unknown> & { type: string };
 
@@ -231,6 +225,17 @@ describe('AI SDK detection (§1, "Detection pitfall"; §1.2 request shapes)', ()
     expect(detectAdapter(probe({ contentType: 'text/plain', head: 'Hello' }))?.id).not.toBe(
       'ai-sdk-text-stream',
     );
+  });
+
+  it('the resume GET ({api}/{chatId}/stream, §1.5 "Resume") replays a stream that opens with start', () => {
+    const head = fixture('ai-sdk/ui-stream-benign.sse').slice(0, 1024);
+    const resume = probe({
+      url: 'https://app.example/api/chat/chat_abc/stream',
+      method: 'GET',
+      contentType: 'text/event-stream',
+      head,
+    });
+    expect(detectAdapter(resume)?.id).toBe('ai-sdk-ui-stream');
   });
 
   it('does not claim the API formats whose streams look alike', () => {
