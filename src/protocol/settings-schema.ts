@@ -113,6 +113,8 @@ export const DEFAULT_SITE_PATTERNS: Readonly<Record<string, readonly string[]>> 
   'gemini.google.com': ['https://gemini.google.com/*'],
   'chat.deepseek.com': ['https://chat.deepseek.com/*'],
   'grok.com': ['https://grok.com/*'],
+  'chat.mistral.ai': ['https://chat.mistral.ai/*'],
+  'huggingface.co': ['https://huggingface.co/chat/*'],
   localhost: ['http://localhost/*'],
   '127.0.0.1': ['http://127.0.0.1/*'],
 });
