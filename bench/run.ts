@@ -20,6 +20,8 @@
  *   (wire-throughput.ts); the slice size is `workload.wire_slice_bytes`.
  * - cli: `echo hi | node bin/csg.js scan` as a whole process, median of N runs
  *   after `npm run build:cli`, and the same from source (cli-startup.ts).
+ * - scan_file: `csg scan` of a 4 MB workload file as a whole process beside
+ *   secretlint's CLI with its recommended preset, medians (scan-versus-secretlint.ts).
  * - `--profile` instead: per-rule thread starts, DFA steps and validator time on
  *   the first 2 MB of the workload, costliest first (rule-profile.ts), and nothing else.
  * - browser: render timing of a 100k-token stream in Chromium with and without the
@@ -44,6 +46,7 @@ import { type BrowserReport, measureBrowser } from './browser-render.ts';
 import { measureWire } from './wire-throughput.ts';
 import { profileRules, profileTable } from './rule-profile.ts';
 import { type CliReport, measureCli } from './cli-startup.ts';
+import { type ScanFileReport, measureScanFile } from './scan-versus-secretlint.ts';
 import { type Workload, buildWorkload } from './workload.ts';
 
 /**
@@ -307,6 +310,12 @@ async function main(): Promise<void> {
   } catch (error) {
     cli = { error: error instanceof Error ? error.message : String(error) };
   }
+  let scanFile: ScanFileReport | { error: string };
+  try {
+    scanFile = measureScanFile(log);
+  } catch (error) {
+    scanFile = { error: error instanceof Error ? error.message : String(error) };
+  }
 
   // `--no-browser` skips the browser runs (they need Chromium and a build).
   let browser: BrowserReport | { error: string } | undefined;
@@ -333,6 +342,7 @@ async function main(): Promise<void> {
     heap_growth_bytes: heap.atEnd - heap.atMark,
     wire: wire.report,
     cli,
+    scan_file: scanFile,
     ...(browser ? { browser } : {}),
     workload: {
       bytes: workload.bytes,
@@ -384,6 +394,12 @@ async function main(): Promise<void> {
         'error' in cli
           ? `not measured: ${cli.error}`
           : `${cli.startup_ms_median} ms median of ${cli.runs}; from source ${cli.from_source_ms_median} ms; node -e 0 ${cli.node_ms_median} ms`,
+      ],
+      [
+        'csg scan of a 4 MB file vs secretlint',
+        'error' in scanFile
+          ? `not measured: ${scanFile.error}`
+          : `${scanFile.csg_ms_median} ms vs ${scanFile.secretlint_ms_median} ms (×${scanFile.speedup})`,
       ],
       ...browserRows(browser),
       [
