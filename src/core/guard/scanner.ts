@@ -186,6 +186,9 @@ export class Scanner {
   private readonly probes: Thread[];
   private readonly probeLive: Uint8Array;
   private readonly probeAt: number[];
+  /** Per slot: the cursor of the last answer of `probeLiveStart` (-1: none), and the answer. */
+  private readonly probeEnd: number[];
+  private readonly probeResult: number[];
   /** A thread not yet known to survive its first units (spawns allocate only survivors). */
   private readonly scratch: Thread;
   /** Index into the shared hits where the last skip stopped (skips mostly move forward). */
@@ -251,6 +254,8 @@ export class Scanner {
       skipped: 0,
     }));
     this.probeAt = new Array<number>(slots).fill(0);
+    this.probeEnd = new Array<number>(slots).fill(-1);
+    this.probeResult = new Array<number>(slots).fill(Infinity);
     this.scratch = {
       rule: 0,
       start: 0,
@@ -726,6 +731,7 @@ export class Scanner {
     const rule = this.rules[r] as ScanRule;
     const from = this.deferralFloor(slot, rule, p + 1);
     this.backFrom[slot] = p + 1;
+    this.probeEnd[slot] = -1;
     const classes = rule.startClasses as Uint8Array;
     const classOf = this.alphabet.classOf;
     const text = this.input.retainedText;
@@ -811,6 +817,16 @@ export class Scanner {
 
   /** See `deferredLiveFrom`: one rule's earliest live start not made yet, or Infinity. */
   private probeLiveStart(slot: number, end: number): number {
+    // Asked twice per chunk (the hold, then what to retain): the answer stands until the
+    // cursor moves or a trigger makes starts (both reset `probeEnd`).
+    if (this.probeEnd[slot] === end) return this.probeResult[slot] as number;
+    const result = this.findLiveStart(slot, end);
+    this.probeEnd[slot] = end;
+    this.probeResult[slot] = result;
+    return result;
+  }
+
+  private findLiveStart(slot: number, end: number): number {
     const probe = this.probes[slot] as Thread;
     if (this.probeLive[slot] === 1) {
       if (
@@ -981,6 +997,7 @@ export class Scanner {
       this.backFrom[slot] = best.end;
       this.deadBelow[slot] = best.end;
       this.probeLive[slot] = 0;
+      this.probeEnd[slot] = -1;
     }
     if (action === 'stop') this.stopped = true;
   }
