@@ -115,6 +115,7 @@ export const DEFAULT_SITE_PATTERNS: Readonly<Record<string, readonly string[]>> 
   'grok.com': ['https://grok.com/*'],
   'chat.mistral.ai': ['https://chat.mistral.ai/*'],
   'huggingface.co': ['https://huggingface.co/chat/*'],
+  'chat.qwen.ai': ['https://chat.qwen.ai/*'],
   localhost: ['http://localhost/*'],
   '127.0.0.1': ['http://127.0.0.1/*'],
 });

@@ -87,6 +87,7 @@ export const FORMAT_NAME_KEYS: Readonly<Record<string, string>> = {
   'grok-web': 'format_grok_web',
   huggingchat: 'format_huggingchat',
   'le-chat': 'format_le_chat',
+  'qwen-chat': 'format_qwen_chat',
   generic: 'format_generic',
   'plain-text': 'format_plain_text',
 };

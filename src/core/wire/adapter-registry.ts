@@ -23,6 +23,7 @@ import { geminiWeb } from './adapters/gemini-web.ts';
 import { grokWeb } from './adapters/grok-web.ts';
 import { huggingChat } from './adapters/huggingchat.ts';
 import { leChat } from './adapters/le-chat.ts';
+import { qwenChat } from './adapters/qwen-chat.ts';
 import { libreChat } from './adapters/librechat.ts';
 import { libreChatHistory } from './adapters/librechat-history.ts';
 import { lobeChat } from './adapters/lobechat.ts';
@@ -53,6 +54,7 @@ const adapters: readonly WireAdapter[] = [
   grokWeb,
   huggingChat,
   leChat,
+  qwenChat,
   aiSdkUiStream,
   aiSdkDataStream,
   aiSdkTextStream,

@@ -74,6 +74,7 @@ export type WireFormat =
   | 'grok-web'
   | 'huggingchat'
   | 'le-chat'
+  | 'qwen-chat'
   /** An answer no adapter claims, guarded by the generic structural adapter (adapters/structural.ts). */
   | 'generic';
 

@@ -285,6 +285,16 @@ export const recognisers = {
       /^https:\/\/chat\.mistral\.ai\/api\/chat(?:[?#]|$)/.test(probe.url) ||
       /^\d+:\{"json":\{"patches":\[/.test(probe.head),
   },
+  /** Qwen Chat (WIRE-FORMATS-2.md §3.1, MED): before OpenAI chat, whose URL shape it shares. */
+  qwenChat: {
+    id: 'qwen-chat',
+    format: 'qwen-chat',
+    framing: 'sse',
+    detect: (probe) =>
+      /^https:\/\/chat\.qwen\.ai\/api\/v2\/chat\/completions(?:[?#]|$)/.test(probe.url) ||
+      (probe.contentType.includes('text/event-stream') &&
+        /^\s*data: ?\{"response\.created":/.test(probe.head)),
+  },
   ollamaStream: {
     id: 'ollama-stream',
     format: 'ollama',
@@ -415,6 +425,7 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.grokWeb,
   recognisers.huggingChat,
   recognisers.leChat,
+  recognisers.qwenChat,
   recognisers.aiSdkUiStream,
   recognisers.aiSdkDataStream,
   recognisers.aiSdkTextStream,
