@@ -13,7 +13,7 @@
  * disagree, and adapter-registry.ts orders the adapters by `wireRecognisers`.
  */
 import { ANTI_HIJACK_PREFIX } from './framing/length-prefixed-framer.ts';
-import type { WireProbe, WireRecogniser } from './wire-event.ts';
+import type { Framing, WireFormat, WireProbe, WireRecogniser } from './wire-event.ts';
 
 export type { WireRecogniser };
 
@@ -100,6 +100,14 @@ export function headShowsKnownShape(head: string): boolean {
   if (!/^(?:[{[]|(?:(?:data|event|id|retry)[ \t]*:|:))/.test(body)) return false;
   return KNOWN_SHAPE_HEAD.some((shape) => shape.test(body));
 }
+
+/** A chat site's recogniser: its answers known by their URL alone (id and format alike). */
+const bySiteUrl = <F extends WireFormat>(id: F, framing: Framing, url: RegExp) => ({
+  id,
+  format: id,
+  framing,
+  detect: (probe: WireProbe) => url.test(probe.url),
+});
 
 export const recognisers = {
   aiSdkUiStream: {
@@ -256,45 +264,20 @@ export const recognisers = {
       /\/webapi\/chat\/[^/?#]+(?:[?#]|$)/.test(probe.url) ||
       (probe.contentType.includes('text/event-stream') && LOBECHAT_HEAD.test(probe.head)),
   },
-  /** xAI Grok web (WIRE-FORMATS-2.md §4.3): NDJSON answers to the conversation routes. */
-  grokWeb: {
-    id: 'grok-web',
-    format: 'grok-web',
-    framing: 'ndjson',
-    detect: (probe) =>
-      /\/rest\/app-chat\/conversations\/(?:new|[^/?#]+\/responses|reconnect-response(?:-v2)?\/[^/?#]+)(?:[?#]|$)/.test(
-        probe.url,
-      ) || /^\s*\{"result":\{"conversation":\{"conversationId":/.test(probe.head),
-  },
-  /** HuggingChat (chat-ui, WIRE-FORMATS-2.md §4.6): the JSONL answer to a conversation POST. */
-  huggingChat: {
-    id: 'huggingchat',
-    format: 'huggingchat',
-    framing: 'ndjson',
-    detect: (probe) =>
-      (/\/conversation\/[0-9a-f]{24}\/?(?:[?#]|$)/.test(probe.url) &&
-        (probe.method ?? 'POST').toUpperCase() === 'POST') ||
-      /^\s*\{"type":"status","status":"started"/.test(probe.head),
-  },
-  /** Mistral Le Chat (WIRE-FORMATS-2.md §4.4, LOW): the `N:json` line answer to `/api/chat`. */
-  leChat: {
-    id: 'le-chat',
-    format: 'le-chat',
-    framing: 'ndjson',
-    detect: (probe) =>
-      /^https:\/\/chat\.mistral\.ai\/api\/chat(?:[?#]|$)/.test(probe.url) ||
-      /^\d+:\{"json":\{"patches":\[/.test(probe.head),
-  },
-  /** Qwen Chat (WIRE-FORMATS-2.md §3.1, MED): before OpenAI chat, whose URL shape it shares. */
-  qwenChat: {
-    id: 'qwen-chat',
-    format: 'qwen-chat',
-    framing: 'sse',
-    detect: (probe) =>
-      /^https:\/\/chat\.qwen\.ai\/api\/v2\/chat\/completions(?:[?#]|$)/.test(probe.url) ||
-      (probe.contentType.includes('text/event-stream') &&
-        /^\s*data: ?\{"response\.created":/.test(probe.head)),
-  },
+  // The chat sites of WIRE-FORMATS-2.md §2–§4, by URL only: this file is in the page's size
+  // budget (test/e2e/build-output.test.ts); a raw capture replays with `csg replay --url`.
+  /** xAI Grok web (§4.3): NDJSON answers to the conversation routes. */
+  grokWeb: bySiteUrl(
+    'grok-web',
+    'ndjson',
+    /\/app-chat\/conversations\/(?:new|.+\/responses|reconnect-response)/,
+  ),
+  /** HuggingChat (chat-ui, §4.6): the JSONL answer to a conversation POST. */
+  huggingChat: bySiteUrl('huggingchat', 'ndjson', /\/conversation\/[0-9a-f]{24}\/?(?:[?#]|$)/),
+  /** Mistral Le Chat (§4.4, LOW): the `N:json` line answer to `/api/chat`. */
+  leChat: bySiteUrl('le-chat', 'ndjson', /chat\.mistral\.ai\/api\/chat(?:[?#]|$)/),
+  /** Qwen Chat (§3.1, MED): before OpenAI chat, whose URL shape it shares. */
+  qwenChat: bySiteUrl('qwen-chat', 'sse', /chat\.qwen\.ai\/api\/v2\/chat\/completions/),
   ollamaStream: {
     id: 'ollama-stream',
     format: 'ollama',
