@@ -36,6 +36,14 @@ import { join } from 'node:path';
 import type { Browser } from 'puppeteer';
 import { CHROME_DIST, launchChromium, launchPlainChromium } from '../test/e2e/launch.ts';
 import {
+  HISTORY_PATH,
+  HISTORY_SCRIPT,
+  type HistoryReport,
+  type HistoryRun,
+  historyDocument,
+  historyReport,
+} from './history-load.ts';
+import {
   type LongTaskAttribution,
   type TraceEvent,
   attributeLongTasks,
@@ -103,7 +111,12 @@ export interface BrowserReport extends BrowserScenario {
    */
   setup_ms: number;
   setup_ms_runs: number[];
+  /** A 5 MB ChatGPT-web conversation loaded from history and rendered (history-load.ts). */
+  history: HistoryReport;
 }
+
+/** Runs of the history load per side, interleaved. */
+const HISTORY_RUNS = 5;
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>render bench</title><pre id="out"></pre>
 <script>
@@ -141,6 +154,7 @@ window.runBench = async () => {
   return { ttft_ms: first, total_ms: performance.now() - start, chars,
     long_tasks: longTasks.length, long_task_ms: longTasks.reduce((a, b) => a + b, 0) };
 };
+${HISTORY_SCRIPT}
 </script>`;
 
 function sseEvent(content: string): string {
@@ -155,7 +169,12 @@ function sseEvent(content: string): string {
 }
 
 function startServer(): Promise<Server> {
+  const history = historyDocument();
   const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === `/${HISTORY_PATH}`) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(history);
+      return;
+    }
     if (req.method === 'GET') {
       const html = req.url === `/${SETUP_PATH}` ? SETUP_PAGE : PAGE;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
@@ -180,6 +199,16 @@ function startServer(): Promise<Server> {
     tick();
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** One history load and render, a second after the page loaded. */
+async function historyRun(browser: Browser, url: string): Promise<HistoryRun> {
+  const page = await browser.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const run = (await page.evaluate('window.runHistory()')) as HistoryRun;
+  await page.close();
+  return run;
 }
 
 async function renderRun(browser: Browser, url: string, settleMs: number): Promise<BrowserRun> {
@@ -304,6 +333,7 @@ export async function measureBrowser(log: (line: string) => void): Promise<Brows
     const atLoad = { without: [] as BrowserRun[], with: [] as BrowserRun[] };
     let traced: LongTaskAttribution;
     const setupRuns: number[] = [];
+    const history = { without: [] as HistoryRun[], with: [] as HistoryRun[] };
     try {
       await renderRun(plain.browser, url, 0); // warm-up
       await renderRun(guarded.browser, url, 0); // warm-up
@@ -318,6 +348,12 @@ export async function measureBrowser(log: (line: string) => void): Promise<Brows
       traced = await tracedRun(guarded.browser, url, guarded.extensionBase);
       for (let run = 0; run < SETUP_RUNS; run++) {
         setupRuns.push(await setupRun(guarded.browser, url, guarded.extensionBase));
+      }
+      await historyRun(plain.browser, url); // warm-up
+      await historyRun(guarded.browser, url); // warm-up
+      for (let run = 0; run < HISTORY_RUNS; run++) {
+        history.without.push(await historyRun(plain.browser, url));
+        history.with.push(await historyRun(guarded.browser, url));
       }
     } finally {
       await plain.close();
@@ -339,6 +375,15 @@ export async function measureBrowser(log: (line: string) => void): Promise<Brows
       }
     }
     log(`browser, set-up on a page that only loads (guard ms per run): ${setupRuns.join(', ')}`);
+    const historyResult = historyReport(Buffer.byteLength(historyDocument()), history);
+    log(`browser, history load: ${JSON.stringify(historyResult)}`);
+    for (const run of history.with) {
+      if (run.chars !== history.without[0]?.chars) {
+        log(
+          `WARNING: history rendered ${run.chars} chars with the extension, ${history.without[0]?.chars} without`,
+        );
+      }
+    }
     const sizes = await mainWorldSizes();
     return {
       tokens: TOKENS,
@@ -352,6 +397,7 @@ export async function measureBrowser(log: (line: string) => void): Promise<Brows
       main_world_min_bytes: sizes.minified,
       setup_ms: [...setupRuns].sort((a, b) => a - b)[Math.floor(SETUP_RUNS / 2)] ?? -1,
       setup_ms_runs: setupRuns,
+      history: historyResult,
     };
   } finally {
     server.closeAllConnections();

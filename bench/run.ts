@@ -29,7 +29,8 @@
  *   as it loads, long tasks, MAIN-world script size (browser-render.ts);
  *   `--no-browser` skips it, and a missing build or browser is reported as `error`;
  *   `--browser-only` runs only it (its JSON is then `{ browser }`), and reports the
- *   extension's set-up time on a page that only loads (`setup_ms`, issue 19 §4).
+ *   extension's set-up time on a page that only loads (`setup_ms`, issue 19 §4) and a
+ *   5 MB ChatGPT-web history load rendered with and without (`history`, history-load.ts).
  */
 import { StreamGuard } from '../src/core/guard/stream-guard.ts';
 import { scanText } from '../src/core/guard/scan-text.ts';
@@ -455,6 +456,10 @@ function browserRows(browser: BrowserReport | { error: string } | undefined): [s
     [
       'browser: set-up on a page that only loads',
       `${browser.setup_ms} ms of guard main-thread time (runs: ${browser.setup_ms_runs.join(', ')})`,
+    ],
+    [
+      `browser: history load (${browser.history.messages} messages, ${browser.history.bytes} B)`,
+      `${browser.history.with_ms} ms with, ${browser.history.without_ms} ms without (×${browser.history.ratio}, medians)`,
     ],
   ];
 }
