@@ -89,6 +89,15 @@ describe('Grok web (§4.3)', () => {
     });
   });
 
+  it('a modelResponse that differs from the tokens (trimmed) passes byte for byte', () => {
+    const body =
+      '{"result":{"response":{"token":"Paris.\\n","isThinking":false}}}\n' +
+      '{"result":{"response":{"modelResponse":{"message":"Paris."}}}}\n';
+    const replay = replayBody(grokWeb, pack, [body]);
+    expect(replay.output).toBe(body);
+    expect(replay.issues).toEqual([]);
+  });
+
   it('an unknown line passes through and is reported', () => {
     const body = 'not json\n{"result":{"response":{"token":"hi","isThinking":false}}}\n';
     const replay = replayBody(grokWeb, pack, [body]);

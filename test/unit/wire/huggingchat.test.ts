@@ -84,6 +84,21 @@ describe('HuggingChat JSONL (§4.6)', () => {
     expect(read.final).toEqual({ type: 'finalAnswer', text: '', interrupted: true });
   });
 
+  it('a finalAnswer the server trimmed passes byte for byte, and a secret in it alone is redacted', () => {
+    // chat-ui trims the final text (`trimEnd`, stop sequences): it need not equal the tokens.
+    const trimmed =
+      '{"type":"stream","token":"Paris.\\n\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000"}\n' +
+      '{"type":"finalAnswer","text":"Paris.","interrupted":false}\n';
+    const plain = replayBody(huggingChat, pack, [trimmed]);
+    expect(plain.output).toBe(trimmed);
+    expect(plain.issues).toEqual([]);
+    const hidden =
+      '{"type":"stream","token":"ok\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000"}\n' +
+      '{"type":"finalAnswer","text":"ok ghp_EXAMPLEexampleEXAMPLEexample01234567","interrupted":false}\n';
+    const final = readUpdates(replayBody(huggingChat, pack, [hidden]).output).final;
+    expect(final?.text).toBe('ok [redacted:github-pat]');
+  });
+
   it('an unknown update type passes through and is reported', () => {
     const body = '{"type":"brandNew","x":1}\n{"type":"stream","token":"hi\\u0000"}\n';
     const replay = replayBody(huggingChat, pack, [body]);

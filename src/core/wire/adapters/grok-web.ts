@@ -10,8 +10,8 @@
  *   channel, which ends when the answer's tokens begin (so the answer is not
  *   held behind a reasoning tail);
  * - `result.response.modelResponse.message`: the answer's FULL text repeated at
- *   its end (§0.2, "full-text echoes"), an echo of the answer channel, so it
- *   is rewritten consistently with the tokens and never carries what they lost;
+ *   its end (§0.2, "full-text echoes"), guarded whole, so it carries the same
+ *   redactions as the tokens and never what they lost; it ends the answer;
  * - `result.title.newTitle`: the generated chat title, shown in the sidebar.
  * Every other line (conversation id, tool usage, deep-search status, image
  * progress, `finalMetadata`) passes byte for byte, one JSON per line.
@@ -33,6 +33,13 @@ import {
 import { recognisers } from '../wire-recognisers.ts';
 
 const ANSWER = 'answer';
+/**
+ * The full-text echo is guarded as its own whole text, which ends the answer:
+ * the same rules give it the same redactions as the tokens, and an echo that
+ * differs from them (trimmed, say) still passes byte for byte when nothing
+ * matches instead of being replaced by the streamed text.
+ */
+const FINAL = 'final';
 
 /** Where a line keeps its text fields: under `result.response`, or (continuations) `result`. */
 function tokenHolder(result: Record<string, unknown>): {
@@ -62,9 +69,9 @@ function locate(
   }
   const model = json.modelResponse;
   if (isRecord(model) && typeof model.message === 'string') {
-    ends = [...ends, ...thinking.close()];
+    ends = [...ends, ...thinking.close(), ANSWER];
     located.push({
-      slot: { channel: ANSWER, mode: 'echo', text: model.message },
+      slot: { channel: FINAL, mode: 'echo', text: model.message },
       path: [...at, 'modelResponse', 'message'],
     });
   }

@@ -10,8 +10,9 @@
  *   token is padded again the same way;
  * - `reasoning` updates with `subtype: "stream"`: reasoning, its own channel,
  *   ended when the answer's tokens resume;
- * - `finalAnswer.text`: the answer's FULL text (§0.2, "full-text echoes"), an
- *   echo of the answer channel, so it never shows what the tokens lost;
+ * - `finalAnswer.text`: the answer's FULL text (§0.2, "full-text echoes"),
+ *   guarded whole, so it shows the same redactions as the tokens and never
+ *   what they lost;
  * - `title.title`: the generated conversation title.
  * `status`, `tool`, `file`, `routerMetadata`, `elicitation` (and the 4096
  * spaces after `finalAnswer`) pass byte for byte; an unknown type is reported.
@@ -38,6 +39,12 @@ import {
 import { recognisers } from '../wire-recognisers.ts';
 
 const ANSWER = 'answer';
+/**
+ * `finalAnswer.text` is guarded as its own whole text, which ends the answer:
+ * the server trims it (`trimEnd`, stop sequences) so it need not equal the
+ * streamed tokens; the same rules give it the same redactions.
+ */
+const FINAL = 'final';
 /** chat-ui pads stream tokens to this many characters with NUL (`padEnd(16, "\0")`). */
 const PAD_TO = 16;
 
@@ -79,9 +86,9 @@ function locate(update: Record<string, unknown>, state: UpdateState) {
     if (typeof update.token === 'string')
       located.push(tokenSlot(reasoning.channel(), update.token, state));
   } else if (type === 'finalAnswer' && typeof update.text === 'string') {
-    ends = reasoning.close();
+    ends = [...reasoning.close(), ANSWER];
     located.push({
-      slot: { channel: ANSWER, mode: 'echo', text: update.text },
+      slot: { channel: FINAL, mode: 'echo', text: update.text },
       path: ['text'],
       pad: false,
     });
@@ -145,7 +152,7 @@ function jsonlSession(): AdapterSession {
     },
     emitted(event) {
       terminated = event.frame.raw.endsWith('\n');
-      if (event.slots.some((s) => s.mode === 'echo' && s.channel === ANSWER)) finished = true;
+      if (event.slots.some((s) => s.channel === FINAL)) finished = true;
     },
     blockEnding() {
       if (finished) return '';
