@@ -20,7 +20,9 @@
  *
  * MAIN world: no extension APIs.
  */
+import { aiSdkRequestShapeOfBody } from '../core/wire/requests/ai-sdk-request-shape.ts';
 import { isChatRequest } from '../core/wire/requests/chat-request-shape.ts';
+import type { RequestShape } from '../core/wire/wire-event.ts';
 
 const MAX_READ = 4 * 1024 * 1024;
 const HEAD_READ = 64 * 1024;
@@ -130,20 +132,32 @@ export interface ChatRequestProbeOptions {
   judge?<T>(decide: () => T): T;
 }
 
+/** What a request's route and body say about its answer (issue 18 §1, issue 20 §1). */
+export interface RequestVerdict {
+  /** The request looks like a chat request: its answer is guarded or reported. */
+  chat: boolean;
+  /** The AI SDK client the body comes from, by its shape (WIRE-FORMATS-2.md §1.2). */
+  shape?: RequestShape;
+}
+
+const NOT_CHAT: RequestVerdict = { chat: false };
+
 /**
- * Whether the request looks like a chat request: by its route at once, else by
- * its body once read. Never rejects, never throws.
+ * Whether the request looks like a chat request, by its route at once, else by its
+ * body once read; and, from the same read of the body, the AI SDK client it comes
+ * from (the SDK has no fixed route: its answers are known by the request's shape).
+ * Never rejects, never throws.
  */
-export function chatRequestOf(
+export function requestVerdictOf(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
   options: ChatRequestProbeOptions,
-): Promise<boolean> {
+): Promise<RequestVerdict> {
   try {
     const isRequest = input instanceof NativeRequest;
     const method = `${init?.method ?? (isRequest ? call<string>(requestMethod, input) : 'GET')}`;
     const upper = method.toUpperCase();
-    if (upper === 'GET' || upper === 'HEAD') return NativePromise.resolve(false);
+    if (upper === 'GET' || upper === 'HEAD') return NativePromise.resolve(NOT_CHAT);
     const url = isRequest
       ? call<string>(requestUrl, input)
       : call<string>(urlHref, new NativeUrl(`${input as string}`, options.baseUrl()));
@@ -156,17 +170,31 @@ export function chatRequestOf(
     const contentType = call<string | null>(headersGet, headers, 'content-type') ?? '';
     const request = { url, method, contentType };
     const judge = options.judge ?? (<T>(decide: () => T) => decide());
-    const verdict = (body: BodyText | undefined): boolean => {
+    const verdict = (body: BodyText | undefined): RequestVerdict => {
       try {
-        return judge(() => isChatRequest(request, body?.text, body?.truncated));
+        return judge(() => {
+          const chat = isChatRequest(request, body?.text, body?.truncated);
+          const shape =
+            body === undefined || body.truncated ? undefined : aiSdkRequestShapeOfBody(body.text);
+          return shape === undefined ? { chat } : { chat, shape };
+        });
       } catch {
-        return false;
+        return NOT_CHAT;
       }
     };
     return call(promiseThen, bodyOf(input, init), verdict, () => verdict(undefined));
   } catch {
-    return NativePromise.resolve(false);
+    return NativePromise.resolve(NOT_CHAT);
   }
+}
+
+/** Whether the request looks like a chat request (`requestVerdictOf`'s `chat`). */
+export function chatRequestOf(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  options: ChatRequestProbeOptions,
+): Promise<boolean> {
+  return call(promiseThen, requestVerdictOf(input, init, options), (v: RequestVerdict) => v.chat);
 }
 
 /**

@@ -52,6 +52,7 @@ import {
   weakMap,
 } from './intrinsics.ts';
 import { disguiseAsNative } from './native-function.ts';
+import type { RequestVerdict } from './chat-request-probe.ts';
 import {
   BodyFailedWhilePeeked,
   headIsDecisive,
@@ -118,7 +119,10 @@ export interface FetchHookOptions {
    * asked before it is sent. Its answer's probe then says so (`WireProbe.chatRequest`),
    * so the generic adapter guards it even when no adapter claims it.
    */
-  chatRequest?: (input: RequestInfo | URL, init: RequestInit | undefined) => Promise<boolean>;
+  chatRequest?: (
+    input: RequestInfo | URL,
+    init: RequestInit | undefined,
+  ) => Promise<boolean | RequestVerdict>;
   /**
    * Issue 18 §4: a hook stopped a response itself (its decision threw, or it cannot be
    * guarded): the bridge shows the failure notice and logs it. `hook` names the hook.
@@ -175,6 +179,21 @@ const contentTypeOf = (response: Response) =>
   normaliseContentType(
     call<string | null>(HeadersOf.get, call(Body.headers, response), 'content-type'),
   );
+
+/**
+ * The response headers recognisers read (wire-recognisers.ts): the AI SDK's stream
+ * markers (WIRE-FORMATS-2.md §1), lower-case; undefined when the response has none.
+ */
+const MARKER_HEADERS = ['x-vercel-ai-ui-message-stream', 'x-vercel-ai-data-stream'] as const;
+
+function markerHeadersOf(response: Response): Record<string, string> | undefined {
+  let found: Record<string, string> | undefined;
+  for (const name of MARKER_HEADERS) {
+    const value = call<string | null>(HeadersOf.get, call(Body.headers, response), name);
+    if (value !== null) (found ??= {})[name] = value;
+  }
+  return found;
+}
 
 /** True when the response carries a body the plain-text path can guard. */
 export function isGuardedResponse(response: Response): boolean {
@@ -247,17 +266,22 @@ export function installFetchHook(
   const decide = async (
     response: Response,
     request: RequestFacts,
-    chat?: Promise<boolean>,
+    chat?: Promise<boolean | RequestVerdict>,
   ): Promise<Response> => {
-    const chatRequest = chat === undefined ? false : await chat;
+    const verdict = chat === undefined ? false : await chat;
+    const chatRequest = typeof verdict === 'boolean' ? verdict : verdict.chat;
+    const requestShape = typeof verdict === 'boolean' ? undefined : verdict.shape;
     if (bodyOf(response) === null) return response;
     const contentType = pristine(() => contentTypeOf(response));
+    const headers = pristine(() => markerHeadersOf(response));
     const probeWith = (head: string): WireProbe => ({
       url: call<string>(Body.url, response) || request.url,
       method: request.method,
       contentType,
       head,
       ...(chatRequest ? { chatRequest } : {}),
+      ...(requestShape !== undefined ? { requestShape } : {}),
+      ...(headers !== undefined ? { headers } : {}),
     });
     if (
       plainTextGuard &&
@@ -330,7 +354,7 @@ export function installFetchHook(
       // Decided below, once the native fetch has answered (it may refuse the same input).
     }
     // Issue 18 §1: asked before the native fetch, which consumes a Request's body.
-    let chat: Promise<boolean> | undefined;
+    let chat: Promise<boolean | RequestVerdict> | undefined;
     try {
       chat = options.chatRequest?.(args[0], args[1]);
     } catch {

@@ -23,7 +23,7 @@
  *    snapshotted once the hooks are in, for decisions (`pristine`).
  */
 
-import { apply, snapshotLanguage } from './intrinsics.ts';
+import { apply, pristine, snapshotLanguage } from './intrinsics.ts';
 import { recognisers, recogniseResponse } from '../core/wire/wire-recognisers.ts';
 import { browserHandshakeDeps, startHandshake } from '../content/page-channel-handshake.ts';
 import { installFetchHook, newFetchHookStats } from './fetch-hook.ts';
@@ -32,7 +32,7 @@ import { installWebSocketHook } from './web-socket-hook.ts';
 import { installXhrHook } from './xhr-hook.ts';
 import { createPageChannelClient } from './page-channel-client.ts';
 import { createOutgoingHook } from './outgoing-hook.ts';
-import { chatRequestOf } from './chat-request-probe.ts';
+import { requestVerdictOf } from './chat-request-probe.ts';
 import { installXhrOutgoingHook } from './xhr-outgoing-hook.ts';
 import type { PageHookOptions } from './page-hook-options.ts';
 import { createRemoteGuards } from './remote-guard.ts';
@@ -74,7 +74,8 @@ const hookOptions: PageHookOptions = {
   stats: hookStats,
   prepareOutgoing: (input, init) => outgoingHook.prepare(input, init),
   // Issue 18 §1: the answer to a chat-shaped request is guarded even when no adapter claims it.
-  chatRequest: (input, init) => chatRequestOf(input, init, { baseUrl: () => document.baseURI }),
+  chatRequest: (input, init) =>
+    requestVerdictOf(input, init, { baseUrl: () => document.baseURI, judge: pristine }),
   reportFailure: (hook, reason) => void channel.send({ v: 1, type: 'hook-failed', hook, reason }),
 };
 
