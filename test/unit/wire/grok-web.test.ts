@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { compilePack } from '../../../src/core/rules/compile-pack.ts';
+import { detectAdapter } from '../../../src/core/wire/adapter-registry.ts';
 import { grokWeb } from '../../../src/core/wire/adapters/grok-web.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import { fixture } from '../../support/wire-harness.ts';
@@ -96,6 +97,20 @@ describe('Grok web (§4.3)', () => {
     const replay = replayBody(grokWeb, pack, [body]);
     expect(replay.output).toBe(body);
     expect(replay.issues).toEqual([]);
+  });
+
+  it('claims the send, continue and reconnect routes, not the history load (§4.3)', () => {
+    const id = (path: string) =>
+      detectAdapter({
+        url: `https://grok.com/rest/app-chat/conversations/${path}`,
+        contentType: 'application/json',
+        head: '',
+        method: 'POST',
+      })?.id;
+    expect(id('new')).toBe('grok-web');
+    expect(id('c0ffee00/responses')).toBe('grok-web');
+    expect(id('reconnect-response-v2/r-1')).toBe('grok-web');
+    expect(id('c0ffee00/load-responses')).not.toBe('grok-web');
   });
 
   it('an unknown line passes through and is reported', () => {
