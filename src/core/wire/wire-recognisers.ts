@@ -272,8 +272,12 @@ export const recognisers = {
     'ndjson',
     /\/app-chat\/conversations\/(?:new|.+\/responses|reconnect-response)/,
   ),
-  /** HuggingChat (chat-ui, §4.6): the JSONL answer to a conversation POST. */
-  huggingChat: bySiteUrl('huggingchat', 'ndjson', /\/conversation\/[0-9a-f]{24}\/?(?:[?#]|$)/),
+  /** HuggingChat (chat-ui, §4.6): the JSONL answer to a conversation POST, and its SSE reattach. */
+  huggingChat: bySiteUrl(
+    'huggingchat',
+    'sniffed',
+    /\/conversation\/[0-9a-f]{24}(?:\/stream)?\/?(?:[?#]|$)/,
+  ),
   /** Mistral Le Chat (§4.4, LOW): the `N:json` line answer to `/api/chat`. */
   leChat: bySiteUrl('le-chat', 'ndjson', /chat\.mistral\.ai\/api\/chat(?:[?#]|$)/),
   /** Qwen Chat (§3.1, MED): before OpenAI chat, whose URL shape it shares. */

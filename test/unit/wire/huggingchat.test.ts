@@ -5,6 +5,7 @@
  * shared harness covers byte identity, any split and the block ending
  * (test/fixtures/wire/huggingchat).
  */
+import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
@@ -106,5 +107,34 @@ describe('HuggingChat JSONL (§4.6)', () => {
     expect(replay.issues).toEqual([
       { kind: 'unrecognised-frame', detail: 'huggingchat: update brandNew' },
     ]);
+  });
+});
+
+/** The reattach stream as `EventSource` hands it to chat-ui (§4.6): `update` events' data, as lines. */
+function updateLines(body: string): string {
+  const lines: string[] = [];
+  const parser = createParser({
+    onEvent: (m) => {
+      if (m.event === 'update') lines.push(m.data);
+    },
+  });
+  parser.feed(body);
+  return lines.join('\n');
+}
+
+describe('HuggingChat reattach stream (§4.6, SSE)', () => {
+  it('guards the updates of event: update; heartbeats, ids and end pass as they are', () => {
+    const body = fixture('huggingchat/reattach-secret-split.sse');
+    const replay = replayBody(huggingChat, pack, [body]);
+    const original = readUpdates(updateLines(body));
+    const guarded = readUpdates(updateLines(replay.output));
+    expect(guarded.answer).toBe(scanText(pack, original.answer).output);
+    expect(guarded.answer).toContain('[redacted:github-pat]');
+    expect(guarded.final?.text).toBe(guarded.answer);
+    expect(guarded.reasoning).toBe(scanText(pack, original.reasoning).output);
+    expect(replay.output).not.toMatch(/EXAMPLEexam|collector\.example\.net\/p/);
+    const frame = (b: string) => b.split('\n\n').filter((f) => !f.includes('event: update'));
+    expect(frame(replay.output)).toEqual(frame(body));
+    expect(replay.issues).toEqual([]);
   });
 });

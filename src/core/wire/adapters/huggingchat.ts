@@ -21,14 +21,23 @@
  * `finalAnswer` with `interrupted: true` and empty text, which the client's
  * `mergeFinalAnswerContent` resolves to the (guarded) content streamed so far.
  *
- * Not covered yet: the reattach stream (`GET …/stream`, SSE) and the history
- * load (`GET {base}/api/conversation/{id}`).
+ * The reattach stream (`GET {base}/conversation/{id}/stream`, §4.6) is SSE
+ * (`event: update`, `data: <update>`; `event: end`; `: heartbeat` comments),
+ * opened with `EventSource`: the same updates, read from each `update` event's
+ * data; every other event passes. A block there ends with the same
+ * interrupted `finalAnswer`, as an `update` event (the `end` event's data is
+ * not documented, so none is invented).
+ *
+ * Not covered: the history load (`GET {base}/api/conversation/{id}`), whose
+ * shape differs between chat-ui versions.
  */
 import type { JsonPath } from '../json-string-span.ts';
 import { replaceStrings } from '../json-string-span.ts';
-import type { RawFrame } from '../raw-frame.ts';
+import { NdjsonFramer } from '../framing/ndjson-framer.ts';
+import { SseFramer } from '../framing/sse-framer.ts';
+import type { Framer, RawFrame } from '../raw-frame.ts';
 import { ReasoningRuns } from '../reasoning-runs.ts';
-import { isRecord } from '../sse-json-render.ts';
+import { isRecord, renderSseJson } from '../sse-json-render.ts';
 import {
   type AdapterSession,
   type TextSlot,
@@ -140,13 +149,54 @@ export function decodeUpdate(
   return ends.length > 0 ? { ...event, ends } : event;
 }
 
-function jsonlSession(): AdapterSession {
+/**
+ * The POST's answer is JSONL, the reattach stream SSE (§4.6): the first
+ * character that is not a blank decides (`{` a JSON line, anything else an SSE
+ * field or comment), so the split of the bytes never changes the frames.
+ */
+class UpdatesFramer implements Framer {
+  private buffer = '';
+  private inner: Framer | undefined;
+
+  push(text: string): RawFrame[] {
+    if (this.inner !== undefined) return this.inner.push(text);
+    this.buffer += text;
+    const first = /\S/.exec(this.buffer)?.[0];
+    if (first === undefined) return [];
+    this.inner = first === '{' ? new NdjsonFramer() : new SseFramer();
+    const buffered = this.buffer;
+    this.buffer = '';
+    return this.inner.push(buffered);
+  }
+
+  end(): RawFrame[] {
+    if (this.inner !== undefined) return this.inner.end();
+    const rest = this.buffer;
+    this.buffer = '';
+    return rest.length > 0 ? [{ raw: rest }] : [];
+  }
+}
+
+/** An SSE frame of the reattach stream: `event: update` carries one update as its data. */
+function decodeSseFrame(frame: RawFrame, state: UpdateState): WireEvent {
+  const sse = frame.sse;
+  if (sse === undefined || sse.event !== 'update') return passThrough(frame);
+  return decodeUpdate(frame, sse.data, state, (edits) => renderSseJson(frame, edits));
+}
+
+function updatesSession(): AdapterSession {
   const state: UpdateState = { reasoning: new ReasoningRuns('reasoning'), pads: false };
   let finished = false;
   let terminated = true;
+  let sse = false;
   return {
     decode(frame) {
-      const line = frame.payload ?? frame.raw;
+      // NDJSON frames carry their line as `payload`; SSE frames never do.
+      if (frame.payload === undefined) {
+        sse = true;
+        return decodeSseFrame(frame, state);
+      }
+      const line = frame.payload;
       if (line.trim() === '') return passThrough(frame);
       return decodeUpdate(frame, line, state, (edits) => replaceStrings(frame.raw, edits));
     },
@@ -157,6 +207,7 @@ function jsonlSession(): AdapterSession {
     blockEnding() {
       if (finished) return '';
       const stop = JSON.stringify({ type: 'finalAnswer', text: '', interrupted: true });
+      if (sse) return `event: update\ndata: ${stop}\n\n`;
       return `${terminated ? '' : '\n'}${stop}\n`;
     },
   };
@@ -164,5 +215,6 @@ function jsonlSession(): AdapterSession {
 
 export const huggingChat: WireAdapter = {
   ...recognisers.huggingChat,
-  open: jsonlSession,
+  open: updatesSession,
+  createFramer: () => new UpdatesFramer(),
 };
