@@ -17,6 +17,8 @@ export class InputText {
   private codePointsBeforeBase = 0;
   /** The unit just before `base` (-1 at stream start), to pair a surrogate split by a trim. */
   private unitBeforeBase = -1;
+  /** The last `LOOKBEHIND` units trimmed (all of them near the stream start). */
+  private tailBeforeBase = '';
 
   get end(): number {
     return this.base + this.text.length;
@@ -56,6 +58,18 @@ export class InputText {
     return this.text.charCodeAt(at - 1 - this.base);
   }
 
+  /**
+   * Up to `LOOKBEHIND` units that end at `at` (retained or trimmed): what a validator
+   * may read before a candidate (the name a value's keyword is part of). The same
+   * for any chunking: a trim keeps the units it forgets last.
+   */
+  textBefore(at: number): string {
+    const k = at - this.base;
+    if (k >= LOOKBEHIND) return this.text.slice(k - LOOKBEHIND, k);
+    const joined = this.tailBeforeBase + this.text.slice(0, Math.max(0, k));
+    return joined.slice(-LOOKBEHIND);
+  }
+
   slice(from: number, to: number): string {
     return this.text.slice(from - this.base, to - this.base);
   }
@@ -80,10 +94,17 @@ export class InputText {
     if (k <= 0) return;
     if (this.countsCodePoints) this.codePointsBeforeBase = this.codePointOffset(at);
     this.unitBeforeBase = this.text.charCodeAt(k - 1);
+    this.tailBeforeBase =
+      k >= LOOKBEHIND
+        ? this.text.slice(k - LOOKBEHIND, k)
+        : (this.tailBeforeBase + this.text.slice(0, k)).slice(-LOOKBEHIND);
     this.text = this.text.slice(k);
     this.base = at;
   }
 }
+
+/** Units before a candidate that its validator may read (`textBefore`). */
+export const LOOKBEHIND = 32;
 
 export function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;

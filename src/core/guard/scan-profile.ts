@@ -57,7 +57,7 @@ export class ScanProfile {
 interface ProfiledRuleShape {
   readonly id: string;
   readonly dfa: LazyDfa;
-  readonly accept: (text: string) => { ok: boolean; host?: string };
+  readonly accept: (text: string, before?: string) => { ok: boolean; host?: string };
 }
 
 /**
@@ -118,12 +118,12 @@ export function profiledRules<R extends ProfiledRuleShape>(
     // The class has the automaton's public surface; its private fields are not needed.
     const dfa = new CountingDfa(rule, cost) as unknown as LazyDfa;
     const clock = profile.clock;
-    const accept = (text: string): { ok: boolean; host?: string } => {
+    const accept = (text: string, before?: string): { ok: boolean; host?: string } => {
       cost.validations++;
-      if (clock === null) return rule.accept(text);
+      if (clock === null) return rule.accept(text, before);
       const t = clock();
       try {
-        return rule.accept(text);
+        return rule.accept(text, before);
       } finally {
         cost.validateTime += clock() - t;
       }

@@ -74,7 +74,8 @@ export interface ScanRule {
    */
   readonly deferral?: StartDeferral | null;
   /** Validator and allow-list; may throw (the guard fails closed). */
-  readonly accept: (text: string) => { ok: boolean; host?: string };
+  /** `before`: up to 32 units before the candidate (input-text.ts `textBefore`). */
+  readonly accept: (text: string, before?: string) => { ok: boolean; host?: string };
 }
 
 export interface Candidate {
@@ -943,7 +944,7 @@ export class Scanner {
     const rule = this.rules[t.rule] as ScanRule;
     let verdict: { ok: boolean; host?: string };
     try {
-      verdict = rule.accept(this.visibleText(t.start, t.acceptEnd));
+      verdict = rule.accept(this.visibleText(t.start, t.acceptEnd), this.input.textBefore(t.start));
     } catch (error) {
       throw new RuleFailure(rule.id, t.acceptEnd, error);
     }

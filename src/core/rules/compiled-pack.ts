@@ -99,13 +99,15 @@ function startClasses(dfa: LazyDfa, alphabet: Alphabet): Uint8Array {
 function bindAccept(
   spec: RuleSpec,
   options: Required<CompileOptions>,
-): (text: string) => { ok: boolean; host?: string } {
+): (text: string, before?: string) => { ok: boolean; host?: string } {
   const allow = new Set(spec.allow ?? []);
   const validator = spec.validator;
-  const ctx = { allowedImageHosts: options.allowedImageHosts };
-  return (text) => {
+  const { allowedImageHosts } = options;
+  return (text, before = '') => {
     if (allow.has(text)) return { ok: false };
-    return validator === undefined ? { ok: true } : runValidator(validator, text, ctx);
+    return validator === undefined
+      ? { ok: true }
+      : runValidator(validator, text, { allowedImageHosts, before });
   };
 }
 

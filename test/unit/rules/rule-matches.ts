@@ -55,7 +55,10 @@ export function ruleMatches(rule: RuleSpec, text: string): RuleMatch[] {
     if (end !== undefined && end > start) {
       const matched = text.slice(start, end);
       const allowed = (rule.allow ?? []).includes(matched);
-      const valid = rule.validator === undefined || runValidator(rule.validator, matched, CTX).ok;
+      const before = text.slice(Math.max(0, start - 32), start);
+      const valid =
+        rule.validator === undefined ||
+        runValidator(rule.validator, matched, { ...CTX, before }).ok;
       if (!allowed && valid) {
         out.push({ start, end, text: matched });
         start = end;

@@ -52,9 +52,9 @@ function findings(text: string): string[] {
 }
 
 describe('secrets pack', () => {
-  it('is named secrets, version 1.10.0, and compiles', () => {
+  it('is named secrets, version 1.10.1, and compiles', () => {
     expect(pack.name).toBe('secrets');
-    expect(pack.version).toBe('1.10.0');
+    expect(pack.version).toBe('1.10.1');
     expect(compiled.rules.length).toBe(pack.rules.length);
   });
 

@@ -80,7 +80,9 @@ function candidates(rule: RuleSpec, text: string): Candidate[] {
     let counted = !(rule.allow ?? []).includes(matched);
     let host: string | undefined;
     if (counted && rule.validator !== undefined) {
-      const result = runValidator(rule.validator, matched, CTX);
+      // The engine's lookbehind (input-text.ts `textBefore`): 32 units before the candidate.
+      const before = text.slice(Math.max(0, start - 32), start);
+      const result = runValidator(rule.validator, matched, { ...CTX, before });
       counted = result.ok;
       host = result.host;
     }

@@ -45,6 +45,21 @@ export { usSsnValid } from './us-ssn.ts';
 export interface ValidatorContext {
   /** Hosts (and their subdomains) Markdown images may load from; used by `exfil-url`. */
   readonly allowedImageHosts: readonly string[];
+  /**
+   * Up to 32 units of the text just before the candidate (the engine's lookbehind,
+   * input-text.ts `textBefore`); '' at the stream start or where a caller has none.
+   */
+  readonly before?: string;
+}
+
+/**
+ * The identifier a candidate's name continues (`PUBLIC_` before `KEY=…`, `publishable`
+ * before `Key: …`): a rule starts at its keyword, so the words before it are read here
+ * (issue 17 §4: a name that says the value is public does not make a generic secret).
+ */
+function nameBefore(before: string | undefined): string {
+  if (before === undefined || before === '') return '';
+  return /[A-Za-z0-9_.-]*$/.exec(before)?.[0] ?? '';
 }
 
 export interface ValidatorResult {
@@ -106,7 +121,12 @@ export function runValidator(
 ): ValidatorResult {
   const found = subjectAndName(spec, candidate);
   if (found === undefined) return { ok: false };
-  const { subject, name } = found;
+  const { subject } = found;
+  // A name that opens the candidate may have begun before it (the keyword is where the rule starts).
+  const name =
+    found.name !== undefined && found.name !== '' && candidate.startsWith(found.name)
+      ? nameBefore(ctx.before) + found.name
+      : found.name;
   switch (spec.name) {
     case 'luhn':
       // A card number: the Luhn check, an issuer's prefix and length, and not a
