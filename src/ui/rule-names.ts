@@ -88,6 +88,9 @@ export const FORMAT_NAME_KEYS: Readonly<Record<string, string>> = {
   huggingchat: 'format_huggingchat',
   'le-chat': 'format_le_chat',
   'qwen-chat': 'format_qwen_chat',
+  'ai-sdk-ui': 'format_ai_sdk_ui',
+  'ai-sdk-data': 'format_ai_sdk_data',
+  'ai-sdk-text': 'format_ai_sdk_text',
   generic: 'format_generic',
   'plain-text': 'format_plain_text',
 };
