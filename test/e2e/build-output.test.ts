@@ -95,7 +95,7 @@ describe.each([
     for (const file of Object.values(CONTENT_SCRIPT_FILES)) expect(exposed).not.toContain(file);
   });
 
-  it('keeps the MAIN-world script small: at most 56 KB minified (issues 4 and 18)', async () => {
+  it('keeps the MAIN-world script small: at most 58 KB minified (issues 4, 18 and 20)', async () => {
     // The same measure as `npm run bench` (bench/browser-render.ts): esbuild's minifier.
     // Issue 4 set 40 KB. Issue 18 added recognition by structure of chat requests and
     // answers (§1, about 2.5 KB) and the built-ins captured at document_start so page
@@ -107,12 +107,15 @@ describe.each([
     // (worker-hooks.ts, 2.6 KB) with the worker-side bootstrap (worker-bootstrap.ts,
     // 3.2 KB), which the page carries as source text because `new Worker()` must start the
     // hooked worker synchronously (a separate file would have to be web-accessible and
-    // fetched asynchronously): 55.7 KB. The budget stays tight so growth is a decision;
+    // fetched asynchronously): 55.7 KB. Issue 20 §1 added the recognisers of the AI SDK
+    // streams (marker headers, first chunk, the request's shape read at send: about
+    // 1.1 KB) and of Grok, HuggingChat, Le Chat and Qwen Chat (URL only, one shared
+    // helper: about 0.3 KB): 57.1 KB. The budget stays tight so growth is a decision;
     // moving recognition out of the page is issue 19 §4's work.
     const code = readFileSync(join(dir, CONTENT_SCRIPT_FILES.main), 'utf8');
     const esbuild = await import('esbuild');
     const minified = await esbuild.transform(code, { minify: true, target: 'es2022' });
-    expect(Buffer.byteLength(minified.code)).toBeLessThanOrEqual(56_000);
+    expect(Buffer.byteLength(minified.code)).toBeLessThanOrEqual(58_000);
   });
 
   it.each([
