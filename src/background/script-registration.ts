@@ -56,11 +56,24 @@ export function enabledSites(settings: Settings): string[] {
     .sort();
 }
 
+/**
+ * A match pattern with its path widened to `/*`: Chrome refuses a registration with
+ * `matchOriginAsFallback` whose pattern has any other path ("The path component for
+ * scripts with 'match_origin_as_fallback' must be '*'"), and a refused registration
+ * leaves every site without its scripts. The scripts still run only where the
+ * extension holds the host permission (`https://huggingface.co/chat/*` grants the chat
+ * pages only), so the path of a default site's permission still bounds them.
+ */
+export function originMatchPattern(pattern: string): string {
+  const m = /^([^:]+:\/\/[^/]*)\//.exec(pattern);
+  return m === null ? pattern : `${m[1]}/*`;
+}
+
 /** The registrations wanted for these match patterns; none when there are none. */
 export function registrationsFor(matches: readonly string[]): Scripting.RegisteredContentScript[] {
   if (matches.length === 0) return [];
   const common = {
-    matches: [...matches],
+    matches: [...new Set(matches.map(originMatchPattern))].sort(),
     runAt: 'document_start' as const,
     allFrames: true,
     matchOriginAsFallback: true,

@@ -22,6 +22,16 @@ function fakeScripting() {
       for (const script of scripts) {
         if (registered.has(script.id)) throw new Error(`duplicate id ${script.id}`);
         if (!script.matches?.length) throw new Error('matches must not be empty');
+        // Chrome's own check (seen in Chromium, issue 18 §2 with issue 20's path-scoped site):
+        // with origin fallback, a pattern's path must be `/*`, or the whole call is refused.
+        if (
+          script.matchOriginAsFallback &&
+          script.matches.some((m) => !/^[^:]+:\/\/[^/]*\/\*$/.test(m))
+        ) {
+          throw new Error(
+            "The path component for scripts with 'match_origin_as_fallback' must be '*'.",
+          );
+        }
         registered.set(script.id, structuredClone(script));
       }
     },
