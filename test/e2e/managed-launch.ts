@@ -91,9 +91,13 @@ export async function launchChromiumWithPolicy(policy: unknown): Promise<Managed
   const policyFile = join(CHROMIUM_POLICY_DIR, `csg-e2e-${id}.json`);
   const setPolicy = (value: unknown) =>
     writeFileSync(policyFile, JSON.stringify({ '3rdparty': { extensions: { [id]: value } } }));
+  // Idempotent: a failed launch closes the browser (which cleans up) and then cleans up again.
+  let cleaned = false;
   const cleanUp = () => {
+    if (cleaned) return;
+    cleaned = true;
     rmSync(policyFile, { force: true });
-    for (const dir of [...createdDirs].reverse()) rmdirSync(dir);
+    for (const dir of [...createdDirs].reverse()) if (existsSync(dir)) rmdirSync(dir);
     rmSync(work, { recursive: true, force: true });
   };
   setPolicy(policy);
