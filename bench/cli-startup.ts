@@ -17,6 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI_RUNS = 11;
@@ -34,14 +35,6 @@ export interface CliReport {
   runs: number;
   /** Rebuilds because a source changed during the runs. */
   rebuilds: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** One `echo hi | node bin/csg.js scan`, in milliseconds. */

@@ -12,6 +12,7 @@
  * adapter's parse and locate, and the guard over every assistant message.
  */
 import { SeededRandom } from './seeded-random.ts';
+import { median } from './median.ts';
 
 export const HISTORY_MESSAGES = 2_482;
 export const HISTORY_BYTES = 5_000_000;
@@ -112,11 +113,6 @@ export interface HistoryReport {
   /** with / without, median runs; target ≤ 1.2. */
   ratio: number;
   runs: { without: number[]; with: number[] };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 export function historyReport(

@@ -12,11 +12,12 @@
  * prints its findings (it exits 1 when it finds any, as it should here).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.ts';
 import { buildWorkload } from './workload.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -36,14 +37,6 @@ export interface ScanFileReport {
   secretlint_findings: number;
   secretlint_version: string;
   runs: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 interface Timed {
@@ -105,7 +98,7 @@ export function measureScanFile(log: (line: string) => void): ScanFileReport {
       csgMs.push(csgRun().ms);
       secretlintMs.push(secretlintRun().ms);
     }
-    const events = spawnSync('cat', [join(dir, 'events')], { encoding: 'utf8' }).stdout;
+    const events = readFileSync(join(dir, 'events'), 'utf8');
     const findings = (JSON.parse(lastSecretlint.stdout) as { messages: unknown[] }[]).reduce(
       (n, result) => n + result.messages.length,
       0,
