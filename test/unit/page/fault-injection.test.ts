@@ -87,6 +87,42 @@ function hookOptions(reports: string[]): PageHookOptions {
 /** Each hook, installed; `ask` runs once the fault is in and returns what the page read. */
 type Scenario = () => { ask(): Promise<Outcome> };
 
+/** An XHR through the hook: POST `path` (with a JSON `body` if given), answered with the SSE as `contentType`. */
+function xhrScenario(request: { path: string; contentType: string; body?: string }) {
+  const reports: string[] = [];
+  const target = {
+    XMLHttpRequest: createFakeXhrClass(),
+    ProgressEvent: FakeProgressEvent,
+    Event,
+    EventTarget: FakeEventTarget,
+    Function,
+    location: { href: 'http://127.0.0.1:8080/chat' },
+  };
+  installXhrHook(target as unknown as XhrHookTarget, hookOptions(reports));
+  return {
+    async ask() {
+      const xhr = new target.XMLHttpRequest();
+      const views: string[] = [];
+      let end = '';
+      xhr.addEventListener('progress', () => views.push(xhr.responseText));
+      for (const type of ['load', 'error']) xhr.addEventListener(type, () => (end = type));
+      xhr.open('POST', request.path);
+      if (request.body === undefined) {
+        xhr.send();
+      } else {
+        xhr.setRequestHeader('content-type', 'application/json');
+        xhr.send(request.body);
+      }
+      xhr.respond(200, { 'content-type': request.contentType });
+      xhr.receive(SSE);
+      xhr.finish();
+      await until(() => end !== '');
+      views.push(xhr.responseText);
+      return { read: views.join('\n'), failed: end === 'error', reports };
+    },
+  };
+}
+
 const scenarios: Record<string, Scenario> = {
   fetch() {
     const reports: string[] = [];
@@ -126,66 +162,10 @@ const scenarios: Record<string, Scenario> = {
       },
     };
   },
-  xhr() {
-    const reports: string[] = [];
-    const target = {
-      XMLHttpRequest: createFakeXhrClass(),
-      ProgressEvent: FakeProgressEvent,
-      Event,
-      EventTarget: FakeEventTarget,
-      Function,
-      location: { href: 'http://127.0.0.1:8080/chat' },
-    };
-    installXhrHook(target as unknown as XhrHookTarget, hookOptions(reports));
-    return {
-      async ask() {
-        const xhr = new target.XMLHttpRequest();
-        const views: string[] = [];
-        let end = '';
-        xhr.addEventListener('progress', () => views.push(xhr.responseText));
-        for (const type of ['load', 'error']) xhr.addEventListener(type, () => (end = type));
-        xhr.open('POST', '/v1/chat/completions');
-        xhr.send();
-        xhr.respond(200, { 'content-type': 'text/event-stream' });
-        xhr.receive(SSE);
-        xhr.finish();
-        await until(() => end !== '');
-        views.push(xhr.responseText);
-        return { read: views.join('\n'), failed: end === 'error', reports };
-      },
-    };
-  },
+  xhr: () => xhrScenario({ path: '/v1/chat/completions', contentType: 'text/event-stream' }),
   // Issue 18 §1: a chat-shaped request to a path no adapter claims, answered as text/plain.
-  'xhr (chat request, no adapter claims)'() {
-    const reports: string[] = [];
-    const target = {
-      XMLHttpRequest: createFakeXhrClass(),
-      ProgressEvent: FakeProgressEvent,
-      Event,
-      EventTarget: FakeEventTarget,
-      Function,
-      location: { href: 'http://127.0.0.1:8080/chat' },
-    };
-    installXhrHook(target as unknown as XhrHookTarget, hookOptions(reports));
-    return {
-      async ask() {
-        const xhr = new target.XMLHttpRequest();
-        const views: string[] = [];
-        let end = '';
-        xhr.addEventListener('progress', () => views.push(xhr.responseText));
-        for (const type of ['load', 'error']) xhr.addEventListener(type, () => (end = type));
-        xhr.open('POST', '/api/stream');
-        xhr.setRequestHeader('content-type', 'application/json');
-        xhr.send(CHAT_BODY);
-        xhr.respond(200, { 'content-type': 'text/plain' });
-        xhr.receive(SSE);
-        xhr.finish();
-        await until(() => end !== '');
-        views.push(xhr.responseText);
-        return { read: views.join('\n'), failed: end === 'error', reports };
-      },
-    };
-  },
+  'xhr (chat request, no adapter claims)': () =>
+    xhrScenario({ path: '/api/stream', contentType: 'text/plain', body: CHAT_BODY }),
   'event-source'() {
     const reports: string[] = [];
     const fakes = createFakeEventSourceRealm();
