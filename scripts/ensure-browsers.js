@@ -125,11 +125,25 @@ if (!isRoot) {
 
 process.stderr.write(`ensure-browsers: installing ${packages} with apt-get (about 80 s)\n`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-/** Runs apt-get (through sudo when needed), its output passed through; its exit status. */
+/**
+ * Runs apt-get (through sudo when needed); its exit status. Its several hundred lines of
+ * progress are kept back: a newcomer sees one line before and one after, and the last lines
+ * of apt-get's output only when it fails (they say why).
+ */
 function aptGet(args) {
   const [command, ...rest] = [...prefix, aptGetPath, ...args];
-  const result = spawnSync(command, rest, { stdio: ['ignore', 'inherit', 'inherit'], env });
-  return result.status ?? 1;
+  const result = spawnSync(command, rest, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const status = result.status ?? 1;
+  if (status !== 0) {
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trimEnd();
+    if (output !== '') process.stderr.write(`${output.split('\n').slice(-20).join('\n')}\n`);
+  }
+  return status;
 }
 // Wait for another apt/dpkg run (another engineer, another CI step) instead of failing.
 const lock = ['-o', 'DPkg::Lock::Timeout=300'];

@@ -67,7 +67,15 @@ function fakeBrowser(path: string): string {
 
 /** apt-get that logs its call and fails the way apt-get does without a network. */
 function failingAptGet(): void {
-  shim('apt-get', `echo "apt-get $*" >> '${log}'\nexit 100`);
+  shim(
+    'apt-get',
+    [
+      `echo "apt-get $*" >> '${log}'`,
+      'echo "Reading package lists..."',
+      'echo "E: Failed to fetch the package index (Temporary failure resolving \'deb.debian.org\')" >&2',
+      'exit 100',
+    ].join('\n'),
+  );
 }
 
 /** apt-get that logs its call (and DEBIAN_FRONTEND) and "installs" the packages named. */
@@ -76,6 +84,8 @@ function installingAptGet(): void {
     'apt-get',
     [
       `echo "apt-get $* DEBIAN_FRONTEND=$DEBIAN_FRONTEND" >> '${log}'`,
+      // The progress real apt-get prints, which a newcomer should not have to scroll past.
+      'echo "Reading package lists..."; echo "Unpacking packages..." >&2',
       `/bin/mkdir -p '${root}/usr/bin'`,
       'for arg in "$@"; do',
       '  case "$arg" in',
@@ -203,8 +213,11 @@ describe('ensure-browsers: installing cannot work', () => {
     const result = run([], { asRoot: true });
     expect(result.status).toBe(1);
     const lines = result.stderr.trimEnd().split('\n');
+    // apt-get's own last lines are shown on failure: they say why.
     expect(lines).toEqual([
       'ensure-browsers: installing chromium firefox-esr with apt-get (about 80 s)',
+      'Reading package lists...',
+      "E: Failed to fetch the package index (Temporary failure resolving 'deb.debian.org')",
       'ensure-browsers: apt-get update failed (exit 100); run: apt-get update && apt-get install -y chromium firefox-esr',
     ]);
     expect(result.calls).toEqual(['apt-get -o DPkg::Lock::Timeout=300 update']);
@@ -222,9 +235,12 @@ describe('ensure-browsers: installing', () => {
       'apt-get -o DPkg::Lock::Timeout=300 install -y firefox-esr DEBIAN_FRONTEND=noninteractive',
     ]);
     expect(existsSync(join(root, 'usr/bin/firefox-esr'))).toBe(true);
-    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+    // apt-get's progress is kept back: one line before, one after, nothing on stdout.
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      'ensure-browsers: installing firefox-esr with apt-get (about 80 s)',
       'ensure-browsers: installed firefox-esr',
-    );
+    ]);
+    expect(result.stdout).toBe('');
     // A second run finds them and does nothing.
     writeFileSync(log, '');
     expect(run([], { asRoot: true })).toMatchObject({ status: 0, stderr: '', calls: [] });
