@@ -88,6 +88,8 @@ export const FORMAT_NAME_KEYS: Readonly<Record<string, string>> = {
   huggingchat: 'format_huggingchat',
   'le-chat': 'format_le_chat',
   'qwen-chat': 'format_qwen_chat',
+  'big-agi': 'format_big_agi',
+  copilot: 'format_copilot',
   'ai-sdk-ui': 'format_ai_sdk_ui',
   'ai-sdk-data': 'format_ai_sdk_data',
   'ai-sdk-text': 'format_ai_sdk_text',

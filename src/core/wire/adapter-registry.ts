@@ -24,6 +24,11 @@ import { grokWeb } from './adapters/grok-web.ts';
 import { huggingChat } from './adapters/huggingchat.ts';
 import { leChat } from './adapters/le-chat.ts';
 import { qwenChat } from './adapters/qwen-chat.ts';
+import { zai } from './adapters/zai.ts';
+import { chatglm } from './adapters/chatglm.ts';
+import { perplexity } from './adapters/perplexity.ts';
+import { kimiWeb } from './adapters/kimi-web.ts';
+import { bigAgi } from './adapters/big-agi.ts';
 import { libreChat } from './adapters/librechat.ts';
 import { libreChatHistory } from './adapters/librechat-history.ts';
 import { lobeChat } from './adapters/lobechat.ts';
@@ -55,6 +60,11 @@ const adapters: readonly WireAdapter[] = [
   huggingChat,
   leChat,
   qwenChat,
+  zai,
+  chatglm,
+  perplexity,
+  kimiWeb,
+  bigAgi,
   aiSdkUiStream,
   aiSdkDataStream,
   aiSdkTextStream,

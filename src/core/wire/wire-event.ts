@@ -75,6 +75,16 @@ export type WireFormat =
   | 'huggingchat'
   | 'le-chat'
   | 'qwen-chat'
+  /** Z.ai, ChatGLM (WIRE-FORMATS-2.md §3.5) and Perplexity (§4.1). */
+  | 'zai'
+  | 'chatglm'
+  | 'perplexity'
+  | 'kimi-web'
+  | 'doubao-web'
+  | 'yuanbao-web'
+  | 'qianwen-web'
+  /** big-AGI v2's tRPC answer stream (WIRE-FORMATS-2.md §4.7). */
+  | 'big-agi'
   /** An answer no adapter claims, guarded by the generic structural adapter (adapters/structural.ts). */
   | 'generic';
 
@@ -104,8 +114,23 @@ export interface WireProbe {
 /** A request body's client, by shape: AI SDK 5+ `useChat` (`parts`), AI SDK 3/4 `useChat` (`content`). */
 export type RequestShape = 'ai-sdk-ui' | 'ai-sdk-v4';
 
-/** `sniffed`: the adapter frames the body by its own structure (framing/structural-framer.ts). */
-export type Framing = 'sse' | 'ndjson' | 'whole-body' | 'length-prefixed' | 'sniffed';
+/**
+ * `sniffed`: the adapter frames the body by its own structure (framing/structural-framer.ts).
+ * `connect`: Connect streaming envelopes (framing/connect-framer.ts), the one
+ * framing read as bytes (`readsBytes`).
+ */
+export type Framing = 'sse' | 'ndjson' | 'whole-body' | 'length-prefixed' | 'sniffed' | 'connect';
+
+/**
+ * True when the body is read as bytes, not as UTF-8 text: the text the
+ * rewriter takes and gives is then a byte string, one code unit per byte
+ * (byte-string.ts), because the framing counts lengths in bytes (Kimi's
+ * Connect envelopes, WIRE-FORMATS-2.md §2.3). Whoever feeds a rewriter decodes
+ * and encodes by this (wire-transform.ts, the page's remote guard, csg replay).
+ */
+export function readsBytes(recogniser: Pick<WireRecogniser, 'framing'>): boolean {
+  return recogniser.framing === 'connect';
+}
 
 export interface AdapterSession {
   decode(frame: RawFrame): WireEvent;

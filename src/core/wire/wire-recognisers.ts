@@ -282,6 +282,41 @@ export const recognisers = {
   leChat: bySiteUrl('le-chat', 'ndjson', /chat\.mistral\.ai\/api\/chat(?:[?#]|$)/),
   /** Qwen Chat (§3.1, MED): before OpenAI chat, whose URL shape it shares. */
   qwenChat: bySiteUrl('qwen-chat', 'sse', /chat\.qwen\.ai\/api\/v2\/chat\/completions/),
+  /**
+   * Z.ai (§3.5, MED): Open WebUI's v2 route, before OpenAI chat; on another host (a mock,
+   * a mirror) known by the signature parameters its page adds to the URL.
+   */
+  zai: bySiteUrl(
+    'zai',
+    'sse',
+    /chat\.z\.ai\/api\/v2\/chat\/completions|\/api\/v2\/chat\/completions\?(?:[^#]*&)?signature_timestamp=/,
+  ),
+  /** Zhipu ChatGLM (§3.5, MED): the assistant stream, cumulative per part. */
+  chatglm: bySiteUrl('chatglm', 'sse', /\/chatglm\/backend-api\/assistant\/stream(?:[?#]|$)/),
+  /** Perplexity (§4.1, MED): the ask stream of diff-block patches. */
+  perplexity: bySiteUrl('perplexity', 'sse', /\/rest\/sse\/perplexity_ask(?:[?#]|$)/),
+  /** Kimi (§2, MED): Connect envelopes, read as bytes. */
+  kimiWeb: bySiteUrl(
+    'kimi-web',
+    'connect',
+    /\/apiv2\/kimi\.gateway\.chat\.v1\.ChatService\/Chat(?:[?#]|$)/,
+  ),
+  /** Doubao (§3.3, MED): the current `/chat/completion` SSE (not the legacy `samantha` one). */
+  doubaoWeb: bySiteUrl('doubao-web', 'sse', /doubao\.com\/chat\/completion(?:[?#]|$)/),
+  /** Tencent Yuanbao (§3.4, MED). */
+  yuanbaoWeb: bySiteUrl(
+    'yuanbao-web',
+    'sse',
+    /yuanbao\.tencent\.com\/api\/chat\/[^/?#]+(?:[?#]|$)/,
+  ),
+  /** Qianwen (§3.2, LOW): the current `chat2.qianwen.com` SSE. */
+  qianwenWeb: bySiteUrl('qianwen-web', 'sse', /qianwen\.com\/api\/v2\/chat(?:[?#]|$)/),
+  /** big-AGI v2 (§4.7, HIGH): its server's tRPC JSON-lines answer, on any host (self-hosted). */
+  bigAgi: bySiteUrl(
+    'big-agi',
+    'ndjson',
+    /\/api\/(?:edge|cloud)\/aix\.chatGenerateContent(?:[?#]|$)/,
+  ),
   ollamaStream: {
     id: 'ollama-stream',
     format: 'ollama',
@@ -413,6 +448,11 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.huggingChat,
   recognisers.leChat,
   recognisers.qwenChat,
+  recognisers.zai,
+  recognisers.chatglm,
+  recognisers.perplexity,
+  recognisers.kimiWeb,
+  recognisers.bigAgi,
   recognisers.aiSdkUiStream,
   recognisers.aiSdkDataStream,
   recognisers.aiSdkTextStream,
