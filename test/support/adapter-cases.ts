@@ -27,13 +27,16 @@ export interface AdapterCase {
   block?: BlockEnding;
   /** When given, detection from this probe must pick `adapter` (head: the body's start). */
   probe?: Omit<WireProbe, 'head'>;
+  /** The file decoded as UTF-8. */
   body: string;
+  /** The file's bytes (what a byte-level adapter reads: wire-event.ts `readsBytes`). */
+  bytes: Uint8Array;
 }
 
 interface Manifest {
   source: string;
   /** Each case may name its own section instead (`source`). */
-  cases: (Omit<AdapterCase, 'folder' | 'source' | 'body'> & { source?: string })[];
+  cases: (Omit<AdapterCase, 'folder' | 'source' | 'body' | 'bytes'> & { source?: string })[];
   /** Files in the folder that are not response bodies (socket messages), and who reads them. */
   notBodies?: { file: string; reason: string }[];
 }
@@ -67,12 +70,11 @@ export function adapterCases(): AdapterCase[] {
   return fixtureFolders().flatMap((folder) => {
     if (!existsSync(manifestPath(folder))) return [];
     const manifest = readManifest(folder);
-    return manifest.cases.map((c) => ({
-      ...c,
-      folder,
-      source: c.source ?? manifest.source,
-      body: readFileSync(`${FIXTURE_ROOT}${folder}/${c.file}`, 'utf8'),
-    }));
+    return manifest.cases.map((c) => {
+      const bytes = readFileSync(`${FIXTURE_ROOT}${folder}/${c.file}`);
+      const body = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+      return { ...c, folder, source: c.source ?? manifest.source, body, bytes };
+    });
   });
 }
 

@@ -7,12 +7,25 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
 import { type CompiledPack, compilePack } from '../../src/core/rules/compile-pack.ts';
+import { byteStringOf, bytesOfByteString } from '../../src/core/wire/byte-string.ts';
 import { replayBody } from '../../src/core/wire/replay-body.ts';
-import type { WireAdapter } from '../../src/core/wire/wire-event.ts';
+import { type WireAdapter, readsBytes } from '../../src/core/wire/wire-event.ts';
 import { createWireTransform } from '../../src/core/wire/wire-transform.ts';
 
 export function fixture(path: string): string {
   return readFileSync(fileURLToPath(new URL(`../fixtures/wire/${path}`, import.meta.url)), 'utf8');
+}
+
+/**
+ * The wire bytes of a body as the adapter's rewriter reads it, and back: UTF-8
+ * text, or a byte string for a byte-level adapter (wire-event.ts `readsBytes`).
+ */
+export function wireBytes(adapter: WireAdapter, text: string): Uint8Array {
+  return readsBytes(adapter) ? bytesOfByteString(text) : new TextEncoder().encode(text);
+}
+
+export function wireText(adapter: WireAdapter, bytes: Uint8Array): string {
+  return readsBytes(adapter) ? byteStringOf(bytes) : new TextDecoder().decode(bytes);
 }
 
 /** Splits bytes at the given fractions (cuts may fall inside UTF-8 sequences). */

@@ -12,6 +12,7 @@ import type { GuardEvent } from '../guard/guard-event.ts';
 import type { GuardOptions } from '../guard/stream-guard.ts';
 import type { CompiledPack } from '../rules/compile-pack.ts';
 import { ChannelLedger } from './channel-ledger.ts';
+import { ConnectFramer } from './framing/connect-framer.ts';
 import { NdjsonFramer } from './framing/ndjson-framer.ts';
 import { SseFramer } from './framing/sse-framer.ts';
 import { WholeBodyFramer } from './framing/whole-body-framer.ts';
@@ -77,6 +78,8 @@ export function framerFor(framing: Framing): Framer {
       return new NdjsonFramer();
     case 'whole-body':
       return new WholeBodyFramer();
+    case 'connect':
+      return new ConnectFramer();
     case 'length-prefixed':
     case 'sniffed':
       throw new Error(`${framing} framing needs the adapter to supply its framer`);

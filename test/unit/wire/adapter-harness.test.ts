@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { detectAdapter, wireAdapters } from '../../../src/core/wire/adapter-registry.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
-import type { WireAdapter } from '../../../src/core/wire/wire-event.ts';
+import { byteStringOf } from '../../../src/core/wire/byte-string.ts';
+import { type WireAdapter, readsBytes } from '../../../src/core/wire/wire-event.ts';
 import {
   type AdapterCase,
   FIXTURE_ROOT,
@@ -22,7 +23,7 @@ import {
   listedFiles,
   manifestPath,
 } from '../../support/adapter-cases.ts';
-import { splitBytes, throughTransform } from '../../support/wire-harness.ts';
+import { splitBytes, throughTransform, wireBytes, wireText } from '../../support/wire-harness.ts';
 
 const core = getCorePack();
 const empty = emptyPack();
@@ -66,23 +67,25 @@ describe.each(cases.map((c) => [`${c.adapter}: ${c.folder}/${c.file}`, c] as con
   '%s',
   (_name, c) => {
     const adapter = adapterOf(c);
+    // What the rewriter reads: the file's UTF-8 text, or its bytes one unit each.
+    const body = readsBytes(adapter) ? byteStringOf(c.bytes) : c.body;
 
     it(`with no rules the page gets the server's bytes (${c.source})`, () => {
-      const replay = replayBody(adapter, empty, [c.body]);
-      expect(replay.output).toBe(c.body);
+      const replay = replayBody(adapter, empty, [body]);
+      expect(replay.output).toBe(body);
       expect(replay.blocked).toBe(false);
     });
 
     if (c.guarded) {
       it('the core pack changes its text and reports what it found', () => {
-        const replay = replayBody(adapter, core, [c.body]);
-        expect(replay.output).not.toBe(c.body);
+        const replay = replayBody(adapter, core, [body]);
+        expect(replay.output).not.toBe(body);
         expect(replay.events.length).toBeGreaterThan(0);
       });
     } else {
       it('nothing matches: byte identity and no wire issue', () => {
-        const replay = replayBody(adapter, core, [c.body]);
-        expect(replay.output).toBe(c.body);
+        const replay = replayBody(adapter, core, [body]);
+        expect(replay.output).toBe(body);
         expect(replay.events).toEqual([]);
         expect(replay.issues).toEqual([]);
       });
@@ -99,12 +102,12 @@ describe.each(cases.map((c) => [`${c.adapter}: ${c.folder}/${c.file}`, c] as con
     it(
       'for any split of the wire bytes, the page receives the single-chunk result',
       async () => {
-        const bytes = new TextEncoder().encode(c.body);
-        const expected = replayBody(adapter, core, [c.body]).output;
+        const bytes = wireBytes(adapter, body);
+        const expected = replayBody(adapter, core, [body]).output;
         await fc.assert(
           fc.asyncProperty(cuts, async (at) => {
             const out = await throughTransform(adapter, core, splitBytes(bytes, at));
-            expect(new TextDecoder().decode(out)).toBe(expected);
+            expect(wireText(adapter, out)).toBe(expected);
           }),
           { numRuns: 40 },
         );
@@ -117,15 +120,15 @@ describe.each(cases.map((c) => [`${c.adapter}: ${c.folder}/${c.file}`, c] as con
       it(
         'a block ends the answer the way the provider ends a refused one, for any split',
         async () => {
-          const replay = replayBody(adapter, blockAll, [c.body]);
+          const replay = replayBody(adapter, blockAll, [body]);
           expect(replay.blocked).toBe(true);
           if ('endsWith' in block) expect(replay.output.endsWith(block.endsWith)).toBe(true);
           else expect(() => JSON.parse(replay.output) as unknown).not.toThrow();
-          const bytes = new TextEncoder().encode(c.body);
+          const bytes = wireBytes(adapter, body);
           await fc.assert(
             fc.asyncProperty(cuts, async (at) => {
               const out = await throughTransform(adapter, blockAll, splitBytes(bytes, at));
-              expect(new TextDecoder().decode(out)).toBe(replay.output);
+              expect(wireText(adapter, out)).toBe(replay.output);
             }),
             { numRuns: 20 },
           );
