@@ -31,7 +31,7 @@
  * The strict `exfil-url` validator, which neutralises every image from a host
  * not on the allow-list, stays available to custom packs.
  */
-import { authorityHost, destinationUrl, exfilUrlVerdict, hostIsAllowed } from './exfil-url.ts';
+import { authorityHost, destinationUrl, exfilUrlVerdictOf, hostIsAllowed } from './exfil-url.ts';
 import { imageQueryIsConfiguration } from './exfil-image-config-query.ts';
 import { urlCarriesData } from './url-carries-data.ts';
 
@@ -71,7 +71,7 @@ export function exfilLinkVerdict(
   const definition = DEFINITION.exec(text);
   const destination = definition === null ? text : text.slice(definition[0].length);
   const { url, incomplete } = destinationUrl(destination);
-  const image = exfilUrlVerdict(destination, allowedHosts);
+  const image = exfilUrlVerdictOf(url, incomplete, allowedHosts);
   const host = image.host;
   // A definition whose destination no renderer accepts (unbalanced parentheses,
   // `[a]: :forEach((x)` in a code sample) is not a definition but text, unless

@@ -38,6 +38,8 @@ import { readsAsWord } from './not-placeholder.ts';
 import { isSearchQuery } from './search-query.ts';
 
 function percentDecoded(s: string): string {
+  // Most segments and values have nothing to decode (the common case of a hot path).
+  if (!s.includes('%') && !s.includes('+')) return s;
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {
@@ -262,15 +264,17 @@ function fragmentCarriesData(fragment: string): boolean {
 
 function hostCarriesData(host: string): boolean {
   // The registrable part (last two labels) is the attacker's own name, not data.
-  return host
-    .split('.')
-    .slice(0, -2)
-    .flatMap((label) => label.split('-'))
-    .some(
-      (p) =>
-        (p.length >= 32 && !readsAsWord(p)) ||
-        (p.length >= 20 && /[0-9]/.test(p) && /[a-z]/i.test(p)),
-    );
+  const labels = host.split('.');
+  for (let i = 0; i < labels.length - 2; i++) {
+    const label = labels[i] as string;
+    // A part shorter than 20 is never data: most hosts end here without a split.
+    if (label.length < 20) continue;
+    for (const p of label.split('-')) {
+      if (p.length >= 32 && !readsAsWord(p)) return true;
+      if (p.length >= 20 && /[0-9]/.test(p) && /[a-z]/i.test(p)) return true;
+    }
+  }
+  return false;
 }
 
 /**
