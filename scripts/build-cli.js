@@ -5,11 +5,15 @@
 // Builds the `csg` command to plain JavaScript, so it starts without compiling TypeScript
 // (bin/csg.js runs it). Writes to DIR (default dist/cli/, beside the extension builds in
 // dist/chrome and dist/firefox, which never touch it):
-// - csg.mjs: src/cli/main.ts and everything it imports, one esbuild bundle for Node 20;
-//   its only imports are Node's built-in modules, so it needs no node_modules.
+// - csg.mjs and chunks/*.mjs: src/cli/main.ts and everything it imports, bundled by esbuild
+//   for Node 20 and split by command (a run loads only what its command imports); their
+//   only imports are each other and Node's built-in modules, so they need no node_modules.
 // - builtin-pack.json: the built-in rule packs compiled and serialised
 //   (src/core/rules/serialised-pack.ts); the bundle loads it instead of compiling the packs
 //   on every run (src/cli/builtin-pack.ts).
+// - builtin-warm.json: the warm tables of that pack for the default guard options
+//   (src/core/rules/warm-tables.ts): start classes, keyword automata and bigram tables the
+//   first guard would otherwise build on every run (most of a short run's time).
 // - inputs.json: when the build started and every source file it read, so bin/csg.js can
 //   tell, in a checkout, that a source changed since and run from source instead.
 //
@@ -17,9 +21,9 @@
 // `csg` running meanwhile sees the old build or the new one, never half of one. Any failure
 // ends with exit status 1 and a line that says what failed: `prepare` must not pass without
 // a bundle, which would leave `npm ci` green and `csg` slow.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +31,8 @@ const args = process.argv.slice(2);
 const outIndex = args.indexOf('--outdir');
 const outDir = resolve(outIndex >= 0 ? args[outIndex + 1] : join(root, 'dist', 'cli'));
 const PACK_FILE = 'builtin-pack.json';
+const WARM_FILE = 'builtin-warm.json';
+const CHUNKS = 'chunks';
 
 function fail(message) {
   process.stderr.write(`build-cli: ${message}\n`);
@@ -70,7 +76,8 @@ async function bundle(what, options) {
 function checkOnlyBuiltins(result, what) {
   const builtins = new Set(builtinModules);
   for (const output of Object.values(result.metafile.outputs)) {
-    for (const { path } of output.imports) {
+    for (const { path, external } of output.imports) {
+      if (!external) continue; // another output of the same build (a chunk)
       if (!path.startsWith('node:') && !builtins.has(path)) {
         fail(`${what} imports "${path}" at run time; only Node's built-in modules may stay out`);
       }
@@ -84,8 +91,13 @@ const packProgram = await bundle('bundling the pack compiler', {
   stdin: {
     contents: [
       "import { getCorePack } from './src/core/rules/builtin-packs.ts';",
+      "import { loadCompiledPack } from './src/core/rules/load-compiled-pack.ts';",
       "import { serialiseCompiledPack } from './src/core/rules/serialised-pack.ts';",
-      'export default JSON.stringify(serialiseCompiledPack(getCorePack()));',
+      "import { serialiseWarmTables } from './src/core/rules/warm-tables.ts';",
+      'const pack = serialiseCompiledPack(getCorePack());',
+      // Warmed as the bundle loads the pack, for the default options (`scan`, `replay`).
+      'const warm = serialiseWarmTables(loadCompiledPack(pack), [{}]);',
+      'export default [JSON.stringify(pack), JSON.stringify(warm)];',
     ].join('\n'),
     resolveDir: root,
     sourcefile: 'compile-builtin-pack.ts',
@@ -94,28 +106,51 @@ const packProgram = await bundle('bundling the pack compiler', {
 });
 checkOnlyBuiltins(packProgram, 'the pack compiler');
 let packJson;
+let warmJson;
 try {
   const code = packProgram.outputFiles[0].text;
   const module = await import(
     `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
   );
-  packJson = module.default;
+  [packJson, warmJson] = module.default;
 } catch (error) {
   fail(`compiling the built-in packs failed: ${error.message}`);
 }
 
-// 2. The command itself. CSG_COMPILED_PACK_FILE makes src/cli/builtin-pack.ts load the
-//    packs from step 1 instead of compiling them.
+// 2. The command itself. CSG_COMPILED_PACK_FILE and CSG_WARM_TABLES_FILE make
+//    src/cli/builtin-pack.ts load the packs and their warm tables from step 1 instead of
+//    compiling and warming them.
 const cli = await bundle('bundling src/cli/main.ts', {
-  entryPoints: ['src/cli/main.ts'],
-  outfile: join(outDir, 'csg.mjs'),
-  define: { CSG_COMPILED_PACK_FILE: JSON.stringify(PACK_FILE) },
+  entryPoints: [{ in: 'src/cli/main.ts', out: 'csg' }],
+  outdir: outDir,
+  outExtension: { '.js': '.mjs' },
+  // main.ts imports each command when it runs: split, a run parses only the chunks its
+  // command reaches. `scan` with the built-in pack never reads the pack sources, the regex
+  // parser or the wire adapters (about half of the code); one bundle parsed them all.
+  splitting: true,
+  chunkNames: `${CHUNKS}/[name]-[hash]`,
+  // Paths from the chunk that holds src/cli/builtin-pack.ts (checked below) to the data.
+  define: {
+    CSG_COMPILED_PACK_FILE: JSON.stringify(`../${PACK_FILE}`),
+    CSG_WARM_TABLES_FILE: JSON.stringify(`../${WARM_FILE}`),
+  },
   // Smaller to parse on every start; names kept for error classes and messages.
   minify: true,
   keepNames: true,
   banner: { js: '// csg, built by scripts/build-cli.js from src/cli/main.ts. Do not edit.' },
 });
 checkOnlyBuiltins(cli, 'the csg bundle');
+// The data paths above count from chunks/: the module that reads them must be in one.
+for (const [path, output] of Object.entries(cli.metafile.outputs)) {
+  if (
+    output.inputs['src/cli/builtin-pack.ts'] !== undefined &&
+    dirname(path).split('/').pop() !== CHUNKS
+  ) {
+    fail(
+      `src/cli/builtin-pack.ts was bundled into ${path}, not into ${CHUNKS}/: fix the data paths`,
+    );
+  }
+}
 
 const inputs = [
   ...new Set([...Object.keys(packProgram.metafile.inputs), ...Object.keys(cli.metafile.inputs)]),
@@ -139,9 +174,23 @@ function place(name, contents) {
 
 mkdirSync(outDir, { recursive: true });
 place(PACK_FILE, packJson);
+place(WARM_FILE, warmJson);
 place('inputs.json', JSON.stringify({ builtAt: started, inputs }, null, 1) + '\n');
-place('csg.mjs', cli.outputFiles[0].contents);
+// Chunks are named by their content's hash, so one being written is never one that a
+// running csg reads (that one has other contents, hence another name). The entry goes
+// last; then chunks no build output names any more are removed.
+const entry = join(outDir, 'csg.mjs');
+const chunkFiles = cli.outputFiles.filter((file) => file.path !== entry);
+mkdirSync(join(outDir, CHUNKS), { recursive: true });
+for (const file of chunkFiles) place(relative(outDir, file.path), file.contents);
+const entryFile = cli.outputFiles.find((file) => file.path === entry);
+if (entryFile === undefined) fail(`esbuild wrote no ${entry}`);
+place('csg.mjs', entryFile.contents);
+const current = new Set(chunkFiles.map((file) => basename(file.path)));
+for (const name of readdirSync(join(outDir, CHUNKS))) {
+  if (!current.has(name)) rmSync(join(outDir, CHUNKS, name), { force: true });
+}
 const kB = (n) => `${Math.round(n / 1024)} kB`;
 process.stderr.write(
-  `build-cli: ${relative(process.cwd(), join(outDir, 'csg.mjs')) || outDir} (${kB(cli.outputFiles[0].contents.length)}) and ${PACK_FILE} (${kB(packJson.length)}) in ${Date.now() - started} ms\n`,
+  `build-cli: ${relative(process.cwd(), entry) || outDir} (${kB(entryFile.contents.length)}; ${chunkFiles.length} chunks, ${kB(chunkFiles.reduce((n, file) => n + file.contents.length, 0))}) and ${PACK_FILE} (${kB(packJson.length)}) in ${Date.now() - started} ms\n`,
 );

@@ -10,14 +10,17 @@
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readFileSync,
+  readdirSync,
+  rmSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinPackJson } from '../../../src/core/rules/builtin-packs.ts';
@@ -52,12 +55,14 @@ describe('the csg bundle', () => {
 
   beforeAll(() => {
     const build = node([join(repo, 'scripts', 'build-cli.js'), '--outdir', outDir]);
-    expect(build.stderr).toMatch(/^build-cli: .*csg\.mjs \(\d+ kB\) and builtin-pack\.json/);
+    expect(build.stderr).toMatch(
+      /^build-cli: .*csg\.mjs \(\d+ kB; \d+ chunks, \d+ kB\) and builtin-pack\.json/,
+    );
     expect(build.status).toBe(0);
   }, T);
 
   it('writes the bundle, the serialised pack and the list of its inputs', () => {
-    for (const name of ['csg.mjs', 'builtin-pack.json', 'inputs.json']) {
+    for (const name of ['csg.mjs', 'builtin-pack.json', 'builtin-warm.json', 'inputs.json']) {
       expect(existsSync(join(outDir, name))).toBe(true);
     }
     const record = JSON.parse(readFileSync(join(outDir, 'inputs.json'), 'utf8')) as {
@@ -69,14 +74,46 @@ describe('the csg bundle', () => {
     expect(record.inputs).toContain('package.json');
   });
 
-  it('imports nothing but Node built-in modules', () => {
-    const code = readFileSync(bundle, 'utf8');
-    // Static imports (`import{…}from"…"`, `import"…"`) and dynamic `import("…")`.
-    const statics = [...code.matchAll(/(?:^|;)import\s*(?:[\w$*{},\s]+from\s*)?"([^"]+)"/gm)];
-    const dynamics = [...code.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)];
-    const specifiers = [...statics, ...dynamics].map((m) => m[1]);
-    expect(specifiers.length).toBeGreaterThan(0);
-    for (const s of specifiers) expect(s).toMatch(/^node:/);
+  it('imports nothing but Node built-in modules and its own chunks', () => {
+    const chunks = readdirSync(join(outDir, 'chunks')).map((name) => join('chunks', name));
+    expect(chunks.length).toBeGreaterThan(0);
+    const specifiers: string[] = [];
+    for (const file of ['csg.mjs', ...chunks]) {
+      const code = readFileSync(join(outDir, file), 'utf8');
+      // Static imports (`import{…}from"…"`, `import"…"`) and dynamic `import("…")`.
+      const statics = [...code.matchAll(/(?:^|;)import\s*(?:[\w$*{},\s]+from\s*)?"([^"]+)"/gm)];
+      const dynamics = [...code.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)];
+      for (const m of [...statics, ...dynamics]) {
+        const specifier = m[1] as string;
+        specifiers.push(specifier);
+        // A relative import must be another file of this build, not a package's.
+        if (!specifier.startsWith('node:')) {
+          expect(specifier).toMatch(/^\.\.?\/[\w-]+(?:\/[\w-]+)?\.mjs$/);
+          expect(existsSync(join(outDir, dirname(file), specifier))).toBe(true);
+        }
+      }
+    }
+    expect(specifiers.some((s) => s.startsWith('node:'))).toBe(true);
+  });
+
+  it('scans with the built-in pack without its sources (the pack chunk removed)', () => {
+    // Split by command (scripts/build-cli.js): the pack sources are a chunk of their own
+    // that `scan` with the bundled pack and warm tables never imports.
+    const copy = temp.path('without-pack-sources');
+    cpSync(outDir, copy, { recursive: true });
+    const packChunks = readdirSync(join(copy, 'chunks')).filter((name) =>
+      name.startsWith('builtin-packs-'),
+    );
+    expect(packChunks).toHaveLength(1);
+    rmSync(join(copy, 'chunks', packChunks[0] as string));
+    const input = 'hi\n' + (builtinPackJson().rules[0]?.examples.match[0] ?? '') + '\n';
+    const intact = node([bundle, 'scan'], { input });
+    const run = node([join(copy, 'csg.mjs'), 'scan'], { input });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(intact.status);
+    expect(run.stdout.toString()).toBe(intact.stdout.toString());
+    // `rules list` compiles nothing either; `rules check` needs the sources and says so.
+    expect(node([join(copy, 'csg.mjs'), 'rules', 'list']).status).toBe(0);
   });
 
   it(
