@@ -116,6 +116,10 @@ export const DEFAULT_SITE_PATTERNS: Readonly<Record<string, readonly string[]>> 
   'chat.mistral.ai': ['https://chat.mistral.ai/*'],
   'huggingface.co': ['https://huggingface.co/chat/*'],
   'chat.qwen.ai': ['https://chat.qwen.ai/*'],
+  'www.kimi.com': ['https://www.kimi.com/*'],
+  'www.doubao.com': ['https://www.doubao.com/*'],
+  'yuanbao.tencent.com': ['https://yuanbao.tencent.com/*'],
+  'www.qianwen.com': ['https://www.qianwen.com/*'],
   localhost: ['http://localhost/*'],
   '127.0.0.1': ['http://127.0.0.1/*'],
 });
