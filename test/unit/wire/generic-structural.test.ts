@@ -7,9 +7,10 @@
  */
 import { Stream } from 'openai/streaming';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
-import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
+import { builtinPackJson, getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { adapterById, detectAdapter } from '../../../src/core/wire/adapter-registry.ts';
 import { genericAdapter } from '../../../src/core/wire/adapters/structural.ts';
 import { PathContinuity } from '../../../src/core/wire/adapters/generic-structural.ts';
@@ -23,6 +24,7 @@ import {
   type WireProbe,
 } from '../../../src/core/wire/wire-event.ts';
 import { recogniseResponse } from '../../../src/core/wire/wire-recognisers.ts';
+import { cut, cutsArbitrary, textArbitrary } from '../../support/text-arbitraries.ts';
 import { blockingPack, fixture } from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
@@ -276,6 +278,52 @@ describe('the generic structural adapter', () => {
     );
     const text = `Key ${SECRET} — done.`;
     expect(replay(text, [...text]).output).toBe(scanText(pack, text).output);
+  });
+
+  it('SSE data that is not JSON: for any text and any split into events, the page reads the guarded text', () => {
+    // Issue 18 (an EventSource no adapter claims): continuity per event type, whatever
+    // held text a later event releases, lines included.
+    const readData = (sse: string) =>
+      sse
+        .split('\n\n')
+        .filter((block) => block !== '')
+        .map((block) =>
+          block
+            .split('\n')
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+            .join('\n'),
+        )
+        .join('');
+    const isJson = (piece: string) => {
+      try {
+        JSON.parse(piece);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    fc.assert(
+      fc.property(textArbitrary(builtinPackJson()), cutsArbitrary, (text, cuts) => {
+        const pieces = cut(text, cuts);
+        fc.pre(!text.includes('\r') && !pieces.some(isJson));
+        const expected = scanText(pack, text);
+        fc.pre(!expected.blocked);
+        const sse = pieces
+          .map(
+            (piece) =>
+              `event: piece\n${piece
+                .split('\n')
+                .map((l) => `data: ${l}\n`)
+                .join('')}\n`,
+          )
+          .join('');
+        const result = replay(sse, [...sse]);
+        expect(result.issues).toEqual([]);
+        expect(readData(result.output)).toBe(expected.output);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('a body that only opens like SSE: lines no SSE reader would show are guarded as text', () => {

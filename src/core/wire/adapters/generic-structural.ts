@@ -93,7 +93,14 @@ export class PathContinuity {
   }
 }
 
-/** An SSE frame's data lines, joined as the SSE parser joins them, and how to put new data back. */
+/**
+ * An SSE frame's data lines, joined as the SSE parser joins them, and how to put new
+ * data back. The new data may have more or fewer lines than the old (a redaction of a
+ * multi-line secret, held text released with its line breaks): one `data:` line per
+ * line of it, the extra ones after the frame's last data line and the missing ones
+ * dropped, which an SSE reader joins to exactly the new data (HTML, "Interpreting an
+ * event stream": data lines join with LF).
+ */
 function sseDataLines(raw: string): { data: string; render(data: string): string } | undefined {
   const lines: { text: string; end: string }[] = [];
   for (const m of raw.matchAll(/([^\r\n]*)(\r\n|\r|\n|$)/g)) {
@@ -101,21 +108,29 @@ function sseDataLines(raw: string): { data: string; render(data: string): string
     lines.push({ text: m[1] ?? '', end: m[2] ?? '' });
   }
   const prefixOf = (text: string) => (text.startsWith('data: ') ? 'data: ' : 'data:');
-  const dataLines = lines.filter((l) => l.text.startsWith('data:'));
-  if (dataLines.length === 0) return undefined;
+  const isData = (line: { text: string }) => line.text.startsWith('data:');
+  const dataLines = lines.filter(isData);
+  const last = dataLines.at(-1);
+  if (last === undefined) return undefined;
   const data = dataLines.map((l) => l.text.slice(prefixOf(l.text).length)).join('\n');
   return {
     data,
     render(next) {
       const parts = next.split('\n');
-      if (parts.length !== dataLines.length) throw new Error('data line count changed');
+      // A value that starts with a space needs the space after the colon kept (the
+      // reader strips one).
+      const line = (prefix: string, part: string) =>
+        (part.startsWith(' ') ? 'data: ' : prefix) + part;
       let k = 0;
       return lines
-        .map((l) =>
-          l.text.startsWith('data:')
-            ? prefixOf(l.text) + (parts[k++] as string) + l.end
-            : l.text + l.end,
-        )
+        .map((l) => {
+          if (!isData(l)) return l.text + l.end;
+          const prefix = prefixOf(l.text);
+          if (l !== last) return k < parts.length - 1 ? line(prefix, parts[k++]!) + l.end : '';
+          // The last data line takes every part still to write, each on its own line.
+          const rest = parts.slice(k).map((part) => line(prefix, part));
+          return rest.join(l.end === '' ? '\n' : l.end) + l.end;
+        })
         .join('');
     },
   };
