@@ -26,7 +26,7 @@
  */
 import browser, { type Runtime } from 'webextension-polyfill';
 import { adapterById } from '../core/wire/adapter-registry.ts';
-import { recognisers } from '../core/wire/wire-recognisers.ts';
+import { socketRecognisers } from '../core/wire/wire-recognisers.ts';
 import type { BridgeToPage, PageToBridge } from '../protocol/page-channel.ts';
 import type { GuardReport } from '../protocol/guard-reports.ts';
 import { randomId } from '../protocol/random-id.ts';
@@ -48,6 +48,8 @@ import { createOutgoingSettings } from './outgoing-setup.ts';
 import { createPageGuardConfig } from './page-guard-config.ts';
 import { createRequestHost } from './request-host.ts';
 import { createTaskPacer } from './task-pacer.ts';
+import { watchServiceWorker } from './service-worker-watch.ts';
+import { type UnguardedReport, unguardedReport } from './unguarded-reports.ts';
 
 /**
  * The guard's share of a task before it yields to the page (task-pacer.ts). A task
@@ -135,12 +137,22 @@ function startEngine(dockEngine: DockEngine): void {
     stream.guardEvents([{ type: 'error', message: reason.slice(0, 200), at: 0, pack: 'page' }]);
     stream.end('failed');
   };
+  /**
+   * Issue 18: something a hook could not guard but let through (unguarded-reports.ts):
+   * the notice that says so and an audit record; nothing was stopped.
+   */
+  const reportUnguarded = (report: UnguardedReport) => {
+    const stream = reporter.openStream('in', report.format);
+    const { rule, message } = report;
+    stream.guardEvents([{ type: 'error', rule, message, at: 0, pack: 'page' }]);
+    stream.end('complete');
+  };
   const guardHost = createGuardHost({
     pipelines: createGuardPipelines(reporter),
     reportFailure,
     ready: () => guardConfig.ready(),
     adapterById,
-    socketRecogniser: recognisers.openWebUiSocket,
+    socketRecognisers,
     post: toPage,
     pace,
   });
@@ -212,7 +224,11 @@ function startEngine(dockEngine: DockEngine): void {
   function receive(message: PageToBridge): void {
     wantSetup();
     // Issue 18 §4: a hook in the page stopped a response itself.
-    if (message.type === 'hook-failed') reportFailure(message.hook, `hook ${message.reason}`);
+    if (message.type === 'hook-failed') {
+      const unguarded = unguardedReport(message.hook, message.reason);
+      if (unguarded !== undefined) reportUnguarded(unguarded);
+      else reportFailure(message.hook, `hook ${message.reason}`);
+    }
     if (guardHost.handle(message) || message.type !== 'request-guard') return;
     const { requestId } = message;
     void requestHost.guard(message.request, message.body).then((outcome) => {
@@ -248,6 +264,12 @@ function startEngine(dockEngine: DockEngine): void {
     });
   whenAnswered(early?.pageConfig ?? link.pageConfig(), 'page config', (a) => (config = a.config));
   whenAnswered(early?.pagePack ?? link.pagePack(), 'compiled pack', (a) => (compiled = a.compiled));
+
+  // Issue 18 §2: a service worker is out of every hook's reach: told once per page.
+  watchServiceWorker(navigator, () => {
+    const report = unguardedReport('service-worker', 'active');
+    if (report !== undefined) reportUnguarded(report);
+  });
 
   onDocumentElement(document, (root) => root.setAttribute('data-csg-bridge', 'on'));
 }

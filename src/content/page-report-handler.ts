@@ -10,6 +10,7 @@ import type { ContentToBackground } from '../protocol/runtime-messages.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { failureNoticeText, matchNoticeText, undecodableNoticeText } from './notice-text.ts';
 import type { NoticeTone } from './page-notices.ts';
+import { unguardedNoticeKey } from './unguarded-reports.ts';
 
 export interface ReportSinks {
   report(message: ContentToBackground): void;
@@ -45,10 +46,14 @@ export function handlePageMessage(
       });
       const id = message.stream.streamId;
       for (const event of message.events) {
+        const unguarded = event.type === 'error' ? unguardedNoticeKey(event.rule) : undefined;
         if (event.type === 'error' && event.rule === UNDECODABLE_RULE) {
           // An answer to a chat request that is no text at all: stopped, and said so. Same key
           // as the failure notice, so the stream's end (failed) does not add a second one.
           sinks.notice(`${id}:failed`, undecodableNoticeText(translate), 'error');
+        } else if (unguarded !== undefined) {
+          // Issue 18: let through unchecked (unguarded-reports.ts), so said; nothing stopped.
+          sinks.notice(`${id}:unguarded`, translate(unguarded), 'warning');
         } else if (event.type === 'error') {
           failed(id, sinks, translate);
         } else if (event.action === 'redact') {

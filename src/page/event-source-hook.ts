@@ -20,11 +20,16 @@
  * Named events no page listener asked for never reach the page, so the guard does not
  * see them either: it guards exactly what the page can read.
  *
- * Decision: on each event while undecided, with the stream's URL, method GET, content
- * type `text/event-stream` (EventSource accepts nothing else) and the SSE text of the
- * events so far as the head (up to 1 KB): recognised → guarded from that event on;
- * events before it pass as the browser's own (they were not recognisable); nothing
- * recognised in the first kilobyte → native for good.
+ * Decision: at the first event, with the stream's URL, method GET, content type
+ * `text/event-stream` (EventSource accepts nothing else) and that event's SSE text as
+ * the head. An EventSource is an event stream by definition and this script runs only
+ * on switched-on sites, so it counts as a possible answer (`chatRequest`, issue 18 §1,
+ * DESIGN.md §3.5): an adapter that claims it guards it, and one no adapter claims is
+ * guarded by the generic structural adapter (every string field; a `data:` payload that
+ * is not JSON is guarded as text; continuity per event type), which reports it as
+ * `generic` in the audit log and the popup. Deciding at the first event is what the
+ * fetch hook's peek does for an event stream (response-peek.ts `headIsDecisive`), and
+ * nothing passes unguarded while waiting for more (a slow stream is not held back).
  *
  * Issue 18 §3, continuity: one guard per EventSource object, for its whole life. A
  * dropped connection after which the browser reconnects (Last-Event-ID) does not end the
@@ -79,8 +84,9 @@ export interface EventSourceHookTarget {
 const CLOSED = 2;
 
 /**
- * - undecided: no event recognised yet (each passes as the browser's own);
- * - native: not a chat stream (nothing is recognised in its first kilobyte);
+ * - undecided: no event yet;
+ * - native: no recogniser claimed it, not even the generic one (not in this extension:
+ *   the generic adapter takes every event stream; kept for a `detectAdapter` that may);
  * - guarded: one guard for the EventSource's whole life, across reconnections;
  * - closing: the stream is over (the browser gave up, or the page closed it on an
  *   error) and the guard releases its last events, which the page still gets;
@@ -97,8 +103,6 @@ interface SourceState {
   pump: GuardedTextPump | undefined;
   /** The last event id written into the guard's input. */
   lastIdIn: string;
-  /** The SSE text of the events seen while undecided (the probe's head). */
-  head: string;
   /** The page is being told of a dropped connection (its `onerror` may close the source). */
   inError: boolean;
   /** The stream ended on an error event, held back until the guard's last events. */
@@ -231,22 +235,26 @@ export function installEventSourceHook(
       const data = `${read('data')}`;
       const lastEventId = read('lastEventId');
       if (state.phase === 'undecided') {
-        state.head += sseTextOf(type, data, lastEventId, state.lastIdIn);
-        state.lastIdIn = lastEventId;
-        // The decision runs with the built-ins of document_start (intrinsics.ts), on the
-        // events so far: a first `{"status":"connected"}` does not decide it.
+        const head = sseTextOf(type, data, lastEventId, '').slice(0, HEAD_BYTES);
+        const probe: WireProbe = {
+          url: state.url,
+          method: 'GET',
+          contentType: 'text/event-stream',
+          head,
+          chatRequest: true,
+        };
+        // The decision runs with the built-ins of document_start (intrinsics.ts). A
+        // specific adapter first; else the generic one (its `chatRequest` claim).
         pristine(() => {
-          const head = state.head.slice(0, HEAD_BYTES);
-          const probe = { url: state.url, method: 'GET', contentType: 'text/event-stream', head };
           const adapter = detectAdapter(probe);
           if (adapter !== undefined) startGuard(source, state, adapter, probe, read('origin'));
-          else if (state.head.length >= HEAD_BYTES) {
+          else {
             stats.unrecognised++;
             state.phase = 'native';
           }
         });
-        // Not (yet) recognised: this event is the browser's own.
-        if (phaseOf(state) !== 'guarded') return;
+        // Not recognised: this event and the later ones are the browser's own.
+        if (phaseOf(state) === 'native') return;
       }
       call(stopImmediate, event);
       if (state.phase !== 'guarded') return;
@@ -297,7 +305,6 @@ export function installEventSourceHook(
       intercepted: create(null) as Record<string, true>,
       pump: undefined,
       lastIdIn: '',
-      head: '',
       inError: false,
       errorHeld: false,
     };

@@ -10,7 +10,10 @@
  * - `refused`: the page gets a network error and the person a notice (the answer cannot
  *   be guarded on that path: see xhr-hook.ts on synchronous requests);
  * - `native`: the browser's own, because no chat answer can be read that way (the reason
- *   is in the test).
+ *   is in the test);
+ * - `reported`: the browser's own, because it may be no answer and holds no text to
+ *   guard, but never in silence: the person gets a notice and the audit log a record
+ *   (src/content/unguarded-reports.ts).
  *
  * fetch: every reading method of a Response, and of its body, reads the one body stream
  * the fetch hook replaced (guarded-response.ts), clones included (fetch-hook.ts).
@@ -18,7 +21,7 @@
  * Not loaded in the page: nothing in the MAIN-world script imports it.
  */
 
-export type ReadingVerdict = 'guarded' | 'refused' | 'native';
+export type ReadingVerdict = 'guarded' | 'refused' | 'native' | 'reported';
 
 export const READING_PATHS = {
   'fetch: text()': 'guarded',
@@ -47,6 +50,8 @@ export const READING_PATHS = {
   'event-source: message events': 'guarded',
   'event-source: named events': 'guarded',
   'event-source: across a reconnection': 'guarded',
+  // A stream no adapter claims: the generic adapter, from its first event (event-source-hook.ts).
+  'event-source: events in no known format': 'guarded',
   'web-socket: text frames': 'guarded',
   'web-socket: binary frames, binaryType "blob"': 'guarded',
   'web-socket: binary frames, binaryType "arraybuffer"': 'guarded',
@@ -55,6 +60,8 @@ export const READING_PATHS = {
   'web-socket: JSON text frames in no socket format': 'guarded',
   // No text in them: reported as undecodable, and the socket is closed (web-socket-hook.ts).
   'web-socket: binary frames that are not UTF-8, on a chat socket': 'refused',
+  // It may be no answer (an image): it passes, reported once per socket (web-socket-hook.ts).
+  'web-socket: binary frames that are not UTF-8, on a socket with no chat sign': 'reported',
 } as const satisfies Record<string, ReadingVerdict>;
 
 export type ReadingPath = keyof typeof READING_PATHS;

@@ -36,7 +36,10 @@
  * guarded socket or one the page sent a chat request on, it is reported (the
  * "could not be decoded" notice and a `wire-undecodable` audit record, through the
  * generic adapter) and the socket fails closed, never passed silently; on any other
- * socket (images, attachments of a site's other sockets) it passes as it is.
+ * socket (images, attachments of a site's other sockets) it passes as it is, and the
+ * first such message of the socket is reported (`hook-failed` web-socket
+ * `undecodable-passed`: a notice that says it was let through unchecked, and an audit
+ * record; src/content/unguarded-reports.ts), since it might still be an answer.
  *
  * Failures: an exception in the hook's own steps, or a guard that fails, fails closed:
  * the socket is closed and no later message reaches the page.
@@ -119,6 +122,8 @@ interface SocketState {
   generic: boolean;
   /** Withdraws the generic guard's stream (the socket failed: nothing more is guarded). */
   cancelGeneric: (() => void) | undefined;
+  /** Issue 18: a binary message that is not UTF-8 passed on this no-chat socket, and was told. */
+  passedUndecodable?: true;
 }
 
 const INSTALLED = weakSet<object>();
@@ -314,6 +319,13 @@ export function installWebSocketHook(
         call(stopImmediate, event);
         reportUndecodable(socket, state);
         return;
+      }
+      if (text === undefined && !state.passedUndecodable) {
+        // Not UTF-8, on a socket with no chat sign: it may be no answer at all (an image,
+        // a site's own protocol), so it passes, but not silently: told once per socket
+        // (the notice and an audit record, guard-engine.ts `unguarded-reports.ts`).
+        state.passedUndecodable = true;
+        reportFailure?.('web-socket', 'undecodable-passed');
       }
       if (text !== undefined && state.phase === 'undecided') {
         const head = text;

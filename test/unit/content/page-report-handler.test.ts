@@ -8,6 +8,7 @@ import { handlePageMessage, type ReportSinks } from '../../../src/content/page-r
 import type { GuardReport } from '../../../src/protocol/guard-reports.ts';
 import { UNDECODABLE_RULE } from '../../../src/core/wire/wire-event.ts';
 import type { Translate } from '../../../src/ui/i18n.ts';
+import { unguardedNoticeKey, unguardedReport } from '../../../src/content/unguarded-reports.ts';
 import { awsKeyId } from '../cli/synthetic-secrets.ts';
 
 /** A tiny English catalogue in the shape of _locales (placeholders $1, $2). */
@@ -258,5 +259,55 @@ describe('handlePageMessage: an answer that could not be decoded (issue 18 §1)'
       { to: 'background', type: 'guard-events', stream: generic, events: [undecodable] },
     ]);
     expect(notices).toEqual([{ key: 's1:failed', text: 'Could not be decoded.', tone: 'error' }]);
+  });
+});
+
+describe('handlePageMessage: let through unchecked, and said so (issue 18)', () => {
+  it.each([
+    ['web-socket', 'undecodable-passed', 'notice_undecodable_passed'],
+    ['service-worker', 'active', 'notice_service_worker'],
+  ])(
+    '%s %s: its own warning notice, not the failure notice; forwarded for the audit log',
+    (hook, reason, key) => {
+      const report = unguardedReport(hook, reason)!;
+      expect(report.notice).toBe(key);
+      const { s, notices, reported } = sinks();
+      const event = {
+        type: 'error',
+        rule: report.rule,
+        message: report.message,
+        at: 0,
+        pack: 'page',
+      } as const;
+      const ref = { ...stream, format: report.format };
+      handlePageMessage(
+        { v: 1, type: 'guard-events', stream: ref, events: [event] },
+        s,
+        (k) => (k === key ? 'Let through unchecked.' : translate(k)),
+        8000,
+      );
+      handlePageMessage(
+        { v: 1, type: 'stream-end', streamId: 's1', outcome: 'complete' },
+        s,
+        translate,
+        8000,
+      );
+      expect(reported[0]).toEqual({
+        to: 'background',
+        type: 'guard-events',
+        stream: ref,
+        events: [event],
+      });
+      expect(notices).toEqual([
+        { key: 's1:unguarded', text: 'Let through unchecked.', tone: 'warning' },
+      ]);
+    },
+  );
+
+  it('a hook failure that is not one of them is not taken for one', () => {
+    expect(unguardedReport('web-socket', 'decision')).toBeUndefined();
+    expect(unguardedReport('fetch', 'undecodable-passed')).toBeUndefined();
+    expect(unguardedNoticeKey(UNDECODABLE_RULE)).toBeUndefined();
+    expect(unguardedNoticeKey(undefined)).toBeUndefined();
   });
 });

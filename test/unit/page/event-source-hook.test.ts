@@ -6,10 +6,11 @@
  */
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { detectAdapter } from '../../../src/core/wire/adapter-registry.ts';
-import type { WireRecogniser } from '../../../src/core/wire/wire-event.ts';
+import type { WireProbe, WireRecogniser } from '../../../src/core/wire/wire-event.ts';
 import {
   installEventSourceHook,
   sseTextOf,
@@ -21,20 +22,29 @@ import { fakeGithubToken, scriptedAnswer } from '../../mock-chat/scripted-answer
 import { anthropicSse, openAiChatSse } from '../../mock-chat/wire-answers.ts';
 import { createFakeEventSourceRealm } from './fake-sources.ts';
 import { localWireGuard } from '../../support/local-guards.ts';
+import { cut, cutsArbitrary } from '../../support/text-arbitraries.ts';
 
 const token = fakeGithubToken();
 
-function hookedRealm(createWireGuard?: (recogniser: WireRecogniser) => ByteGuard) {
+function hookedRealm(
+  createWireGuard?: (recogniser: WireRecogniser) => ByteGuard,
+  detect: (probe: WireProbe) => WireRecogniser | undefined = detectAdapter,
+) {
   const fakes = createFakeEventSourceRealm();
   const native = fakes.EventSource;
   const stats = newFetchHookStats();
   const target = { ...fakes, MessageEvent, Event, Function };
+  /** The recognisers the hook opened a guard with, in order. */
+  const opened: string[] = [];
   installEventSourceHook(target as unknown as EventSourceHookTarget, {
-    detectAdapter,
-    createWireGuard: createWireGuard ?? localWireGuard,
+    detectAdapter: detect,
+    createWireGuard: (recogniser) => {
+      opened.push(recogniser.id);
+      return (createWireGuard ?? localWireGuard)(recogniser);
+    },
     stats,
   });
-  return { EventSource: target.EventSource, EventTarget: fakes.EventTarget, native, stats };
+  return { EventSource: target.EventSource, EventTarget: fakes.EventTarget, native, stats, opened };
 }
 
 /** An SSE body as the events EventSource would deliver. */
@@ -123,37 +133,76 @@ describe('installEventSourceHook', () => {
     expect(all).not.toContain(token.slice(4, 14));
   });
 
-  it('leaves an unrecognised stream untouched and synchronous; native for good after 1 KB', () => {
-    const { EventSource, stats } = hookedRealm();
-    const source = new EventSource('/ticks');
-    const received: string[] = [];
-    source.addEventListener('tick', (event) => received.push((event as MessageEvent).data));
-    source.onmessage = (event) => received.push((event as MessageEvent).data as string);
-    source.emit('message', `{"note":"${token}"}`);
-    expect(received).toEqual([`{"note":"${token}"}`]);
-    source.emit('tick', 'a');
-    expect(received).toEqual([`{"note":"${token}"}`, 'a']);
-    expect(stats).toMatchObject({ unrecognised: 0, wireGuarded: 0 });
-    for (let i = 0; i < 60; i++) source.emit('tick', `tick number ${i}`);
-    expect(received).toHaveLength(62);
-    expect(stats).toMatchObject({ unrecognised: 1, wireGuarded: 0 });
+  describe('a stream no adapter claims: the generic adapter guards it (issue 18)', () => {
+    /** Plain-text pieces of an answer, as the data of named `chunk` events. */
+    const answerText = `The deploy token is ${token}. Rotate it.`;
+
+    it('guards from the first event; the audit format is generic; nothing passes raw', async () => {
+      const { EventSource, stats, opened } = hookedRealm();
+      const source = new EventSource('/ticks');
+      const received: string[] = [];
+      source.addEventListener('tick', (event) => received.push((event as MessageEvent).data));
+      source.onmessage = (event) => received.push((event as MessageEvent).data as string);
+      source.emit('message', `{"note":"${token}"}`);
+      // Not the browser's own event: the guarded copy comes after the guard's hop.
+      expect(received).toEqual([]);
+      source.emit('tick', 'a');
+      source.giveUp();
+      await vi.waitFor(() => expect(received).toHaveLength(2));
+      expect(received[0]).toBe('{"note":"[redacted:github-pat]"}');
+      expect(received[1]).toBe('a');
+      expect(opened).toEqual(['generic']);
+      expect(stats).toMatchObject({ unrecognised: 0, wireGuarded: 1 });
+    });
+
+    it('redacts a secret split across non-JSON data events whole, for any split', async () => {
+      getCorePack();
+      await fc.assert(
+        fc.asyncProperty(cutsArbitrary, async (cuts) => {
+          const { EventSource } = hookedRealm();
+          const source = new EventSource('/api/notes');
+          const received: string[] = [];
+          let errors = 0;
+          source.addEventListener('chunk', (event) => received.push((event as MessageEvent).data));
+          source.onerror = () => errors++;
+          for (const piece of cut(answerText, cuts)) source.emit('chunk', piece);
+          source.giveUp();
+          await vi.waitFor(() => expect(errors).toBe(1));
+          const text = received.join('');
+          expect(text).toBe('The deploy token is [redacted:github-pat]. Rotate it.');
+        }),
+        { numRuns: 15 },
+      );
+    });
+
+    it("stays the browser's own when not even the generic adapter claims it", () => {
+      const { EventSource, stats } = hookedRealm(undefined, () => undefined);
+      const source = new EventSource('/ticks');
+      const received: string[] = [];
+      source.onmessage = (event) => received.push((event as MessageEvent).data as string);
+      source.emit('message', 'one');
+      source.emit('message', 'two');
+      expect(received).toEqual(['one', 'two']);
+      expect(stats).toMatchObject({ unrecognised: 1, wireGuarded: 0 });
+    });
   });
 
-  it('guards from the first recognisable event: a {"status":"connected"} first does not decide', async () => {
-    const { EventSource, stats } = hookedRealm();
+  it('a {"status":"connected"} first event: guarded generic, the OpenAI shape committed after', async () => {
+    const { EventSource, stats, opened } = hookedRealm();
     const source = new EventSource('/api/stream');
     const seen: string[] = [];
     source.onmessage = (event) => seen.push((event as MessageEvent<string>).data);
     source.emit('message', '{"status":"connected"}');
-    expect(seen).toEqual(['{"status":"connected"}']);
     for (const event of eventsOf(openAiChatSse(scriptedAnswer('secret')))) {
       source.emit('message', event.data);
     }
     source.giveUp();
     await vi.waitFor(() => expect(seen.at(-1)).toBe('[DONE]'));
+    expect(seen[0]).toBe('{"status":"connected"}');
     const text = contentOf(seen.slice(1));
     expect(text).toContain('[redacted:github-pat]');
     expect(text).not.toContain(token.slice(4, 14));
+    expect(opened).toEqual(['generic']);
     expect(stats).toMatchObject({ wireGuarded: 1 });
   });
 

@@ -57,6 +57,8 @@ interface Outcome {
   failed: boolean;
   /** The marker a guarded answer carries. */
   marker?: string;
+  /** What the hook reported to the person (`hook:reason`), for a `reported` path. */
+  reports?: string[];
 }
 
 /** The answer text of an OpenAI Chat Completions SSE body (its content deltas). */
@@ -215,10 +217,11 @@ function eventsOf(text: string): { type: string; data: string }[] {
 
 // --- WebSocket ----------------------------------------------------------------------------
 
-function socketRealm() {
+function socketRealm(reports: string[] = []) {
   const fakes = createFakeEventSourceRealm();
   const target = { ...fakes, MessageEvent, CloseEvent: FakeCloseEvent, Event, Function };
   installWebSocketHook(target as unknown as WebSocketHookTarget, {
+    reportFailure: (hook, reason) => reports.push(`${hook}:${reason}`),
     createSocketGuard: (probe, sink) => {
       if (!openWebUiSocket.detect(probe)) return undefined;
       const guard = new OpenWebUiSocketGuard(getCorePack());
@@ -260,6 +263,20 @@ async function viaUndecodableSocket(): Promise<Outcome> {
   socket.emitBinary(new Uint8Array([0xff, 0xfe, ...encode(`The key is ${token}`)]));
   await settle();
   return { text: got.join(''), failed: socket.closedWith !== undefined };
+}
+
+/** A socket the page sent no chat request on, whose answer is a binary frame that is not UTF-8. */
+async function viaUndecodableNoChatSocket(): Promise<Outcome> {
+  const reports: string[] = [];
+  const WebSocket = socketRealm(reports);
+  const socket = new WebSocket('ws://127.0.0.1:8080/ws');
+  socket.binaryType = 'arraybuffer';
+  const got: string[] = [];
+  socket.addEventListener('message', (event) => got.push(decode((event as MessageEvent).data)));
+  socket.emitBinary(new Uint8Array([0xff, 0xfe, ...encode(`The key is ${token}`)]));
+  socket.emitBinary(new Uint8Array([0xff, 0xfe, ...encode('. Remember to rotate it.')]));
+  await settle();
+  return { text: got.join(''), failed: socket.closedWith !== undefined, reports };
 }
 
 async function viaSocket(binaryType: BinaryType | undefined): Promise<Outcome> {
@@ -461,14 +478,37 @@ const CASES: Record<ReadingPath, () => Promise<Outcome>> = {
     await vi.waitFor(() => expect(datas.at(-1)).toBe('[DONE]'));
     return { text: openAiDataText(datas), failed: false };
   },
+  'event-source: events in no known format': async () => {
+    const EventSource = eventSourceRealm();
+    const source = new EventSource('/api/notes');
+    let text = '';
+    let errors = 0;
+    // Plain-text pieces of the answer as named events: the secret split across them.
+    source.addEventListener('piece', (event) => (text += (event as MessageEvent<string>).data));
+    source.onerror = () => errors++;
+    const answer = `${secret.text}`;
+    for (let at = 0; at < answer.length; at += 7) source.emit('piece', answer.slice(at, at + 7));
+    source.giveUp();
+    await vi.waitFor(() => expect(errors).toBe(1));
+    return { text, failed: false };
+  },
   'web-socket: text frames': () => viaSocket(undefined),
   'web-socket: binary frames, binaryType "blob"': () => viaSocket('blob'),
   'web-socket: binary frames, binaryType "arraybuffer"': () => viaSocket('arraybuffer'),
   'web-socket: JSON text frames in no socket format': viaJsonSocket,
   'web-socket: binary frames that are not UTF-8, on a chat socket': viaUndecodableSocket,
+  'web-socket: binary frames that are not UTF-8, on a socket with no chat sign':
+    viaUndecodableNoChatSocket,
 };
 
 function expectVerdict(verdict: ReadingVerdict, outcome: Outcome): void {
+  if (verdict === 'reported') {
+    // Let through as the browser's own (it holds no text to guard), and told once.
+    expect(outcome.failed).toBe(false);
+    expect(outcome.text).toContain('Remember to rotate it');
+    expect(outcome.reports).toEqual(['web-socket:undecodable-passed']);
+    return;
+  }
   for (let at = 0; at + 8 <= token.length; at++) {
     expect(outcome.text).not.toContain(token.slice(at, at + 8));
   }

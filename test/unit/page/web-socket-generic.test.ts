@@ -4,7 +4,8 @@
  * whatever the socket's URL, with continuity across frames (a secret split across
  * messages is redacted whole, for any split); a socket the page sent a chat request on
  * has every JSON answer guarded by the generic adapter; a binary message that is not
- * UTF-8 on a chat socket is reported and stops the socket; a socket with no chat sign
+ * UTF-8 on a chat socket is reported and stops the socket (on a socket with no chat
+ * sign it passes, reported once per socket); a socket with no chat sign
  * keeps the browser's own messages. Faults in these steps fail the socket closed.
  */
 import fc from 'fast-check';
@@ -186,16 +187,28 @@ describe('WebSocket hook: JSON answers through the generic adapter (issue 18 §3
     ]);
   });
 
-  it('binary messages that are not UTF-8 on a socket with no chat sign stay the page’s', async () => {
-    const { WebSocket, opened } = hookedRealm();
+  it('binary messages that are not UTF-8 on a socket with no chat sign pass, told once per socket', async () => {
+    const { WebSocket, opened, reports } = hookedRealm();
     const socket = new WebSocket('ws://127.0.0.1:8080/images');
     socket.binaryType = 'arraybuffer';
     const seen = listen(socket);
     socket.emitBinary(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff]));
+    socket.emitBinary(new Uint8Array([0xff, 0xd8, 0xff]));
+    socket.emitBinary(new TextEncoder().encode('plain text in a binary frame'));
     await settle();
-    expect(seen.got).toHaveLength(1);
+    expect(seen.got).toHaveLength(3);
+    expect(new Uint8Array(seen.got[0] as ArrayBuffer)).toEqual(
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff]),
+    );
     expect(socket.closedWith).toBeUndefined();
     expect(opened).toEqual([]);
+    // Issue 18, no silent path: it may be an answer, so the person is told (once).
+    expect(reports).toEqual(['web-socket:undecodable-passed']);
+    // Another socket is told of its own.
+    const other = new WebSocket('ws://127.0.0.1:8080/images');
+    other.emitBinary(new Uint8Array([0xff]));
+    await settle();
+    expect(reports).toEqual(['web-socket:undecodable-passed', 'web-socket:undecodable-passed']);
   });
 
   it('fault: building the generic guard throws: the socket stops, and the person is told', async () => {
