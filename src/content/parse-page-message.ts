@@ -8,7 +8,7 @@
  * The MAIN world sends only bytes, probes and requests to guard; what the guard
  * reports is produced here, in the ISOLATED world, so no report can be forged.
  */
-import type { WireProbe } from '../core/wire/wire-event.ts';
+import type { RequestShape, WireProbe } from '../core/wire/wire-event.ts';
 import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
 import {
   PAGE_CHANNEL_VERSION,
@@ -56,20 +56,51 @@ function isId(value: unknown): value is string {
   return isText(value, PAGE_MESSAGE_LIMITS.id) && ID_PATTERN.test(value);
 }
 
+const REQUEST_SHAPES: readonly unknown[] = ['ai-sdk-ui', 'ai-sdk-v4'] satisfies RequestShape[];
+
+/**
+ * A probe's marker headers (fetch-hook.ts `markerHeadersOf`): a few short
+ * name → value strings; `null` when malformed. The recognisers read them, so
+ * dropping them here would make the bridge refuse what the MAIN world claimed.
+ */
+function parseHeaders(input: unknown): Record<string, string> | null {
+  const value = recordOf(input);
+  if (!value) return null;
+  const entries = Object.entries(value);
+  if (entries.length > PAGE_MESSAGE_LIMITS.list) return null;
+  // No prototype: a `__proto__` name is a header like any other.
+  const headers = Object.create(null) as Record<string, string>;
+  for (const [name, text] of entries) {
+    if (!isText(text, PAGE_MESSAGE_LIMITS.name) || name.length > PAGE_MESSAGE_LIMITS.name) {
+      return null;
+    }
+    headers[name] = text;
+  }
+  return headers;
+}
+
 function parseProbe(input: unknown): WireProbe | undefined {
   const value = recordOf(input);
   if (!value) return undefined;
-  const { url, method, contentType, head, chatRequest } = value;
+  const { url, method, contentType, head, chatRequest, requestShape } = value;
   if (!isText(url, PAGE_MESSAGE_LIMITS.url) || !isText(contentType, PAGE_MESSAGE_LIMITS.url)) {
     return undefined;
   }
   if (!isText(head, PAGE_MESSAGE_LIMITS.head)) return undefined;
   if (method !== undefined && !isText(method, PAGE_MESSAGE_LIMITS.name)) return undefined;
   if (chatRequest !== undefined && typeof chatRequest !== 'boolean') return undefined;
+  if (requestShape !== undefined && !REQUEST_SHAPES.includes(requestShape)) return undefined;
+  const headers = value.headers === undefined ? undefined : parseHeaders(value.headers);
+  if (headers === null) return undefined;
   const probe: WireProbe = { url, contentType, head };
   if (method !== undefined) probe.method = method;
   // Only ever widens what is guarded: a forged `true` asks for more guarding, not less.
   if (chatRequest === true) probe.chatRequest = true;
+  // The request's client and the marker headers (issue 20 §1, sent by fetch-hook.ts
+  // `probeWith`): without them the bridge's own detection refused the AI SDK text
+  // stream (known by its request alone) and failed the page's answer closed.
+  if (requestShape !== undefined) probe.requestShape = requestShape as RequestShape;
+  if (headers !== undefined) probe.headers = headers;
   return probe;
 }
 

@@ -49,6 +49,21 @@ const valid: PageToBridge[] = [
     recogniser: 'generic',
     probe: { ...probe, chatRequest: true },
   },
+  // Issue 20 §1: an AI SDK request's shape and the answer's marker header, which the
+  // recognisers read (without them the bridge refused the AI SDK text stream).
+  {
+    v: 1,
+    type: 'guard-open',
+    streamId: 'ab12',
+    kind: 'wire',
+    recogniser: 'ai-sdk-text-stream',
+    probe: {
+      ...probe,
+      contentType: 'text/plain; charset=utf-8',
+      requestShape: 'ai-sdk-ui',
+      headers: { 'x-vercel-ai-data-stream': 'v1' },
+    },
+  },
 ];
 
 describe('parsePageMessage: valid messages', () => {
@@ -102,6 +117,13 @@ describe('parsePageMessage: malformed input is dropped', () => {
     ],
     ['hook-failed without its hook', { v: 1, type: 'hook-failed', reason: 'decision' }],
     ['chatRequest not a boolean', { ...valid[1], probe: { ...probe, chatRequest: 'yes' } }],
+    ['an unknown request shape', { ...valid[1], probe: { ...probe, requestShape: 'ai-sdk-v9' } }],
+    ['headers not an object', { ...valid[1], probe: { ...probe, headers: 'x-a: b' } }],
+    ['a header value not a string', { ...valid[1], probe: { ...probe, headers: { 'x-a': 1 } } }],
+    [
+      'an oversized header value',
+      { ...valid[1], probe: { ...probe, headers: { 'x-a': 'v'.repeat(257) } } },
+    ],
     ['request missing its method', { ...valid[7], request: { url: 'u', contentType: '' } }],
     ['request body not a string', { ...valid[7], body: {} }],
     ['request id with odd characters', { ...valid[7], requestId: 'r 1' }],
