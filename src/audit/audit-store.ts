@@ -7,6 +7,7 @@
 import type { AuditQuery, AuditRecord } from '../protocol/runtime-messages.ts';
 import { AUDIT_STORE, type AuditDb, type StoredAuditRecord } from './audit-db.ts';
 import { retentionCutoff, type Retention } from './audit-retention.ts';
+import { enqueueInTransaction, LOGGING_STORES } from './export-queue.ts';
 
 /** Upper bound of records one query returns. */
 export const MAX_QUERY_LIMIT = 100_000;
@@ -14,31 +15,37 @@ export const MAX_QUERY_LIMIT = 100_000;
 /**
  * Adds `records` and enforces `retention` in one transaction. If the batch alone
  * exceeds the count bound only its newest records are written; records already
- * expired are not written at all.
+ * expired are not written at all. With `exportBound` (an OTLP endpoint is set,
+ * issue 21 §2) the records written are also queued for export, in the same
+ * transaction, with the queue bounded to `exportBound` (export-queue.ts).
  */
 export async function addBatch(
   db: AuditDb,
   records: readonly AuditRecord[],
   retention: Retention,
   now: number,
+  exportBound?: number,
 ): Promise<void> {
   const cutoff = retentionCutoff(retention, now);
   // Newest by time (stable for equal times), as the store's own trimming counts it.
   const fresh = records.filter((record) => record.time >= cutoff).sort((a, b) => a.time - b.time);
   const kept = fresh.slice(Math.max(0, fresh.length - retention.maxRecords));
-  const tx = db.transaction(AUDIT_STORE, 'readwrite');
+  const tx = db.transaction([...LOGGING_STORES], 'readwrite');
+  const events = tx.objectStore(AUDIT_STORE);
   const work = (async () => {
+    const added: StoredAuditRecord[] = [];
     for (const record of kept) {
       const { id: _ignored, ...value } = record;
-      await tx.store.add(value as AuditRecord);
+      added.push({ ...value, id: await events.add(value as AuditRecord) });
     }
-    let expired = await tx.store.index('time').openCursor(IDBKeyRange.upperBound(cutoff, true));
+    if (exportBound !== undefined) await enqueueInTransaction(tx, added, exportBound);
+    let expired = await events.index('time').openCursor(IDBKeyRange.upperBound(cutoff, true));
     while (expired) {
       await expired.delete();
       expired = await expired.continue();
     }
-    let excess = (await tx.store.count()) - retention.maxRecords;
-    let oldest = excess > 0 ? await tx.store.index('time').openCursor() : null;
+    let excess = (await events.count()) - retention.maxRecords;
+    let oldest = excess > 0 ? await events.index('time').openCursor() : null;
     while (oldest && excess > 0) {
       await oldest.delete();
       excess -= 1;

@@ -37,6 +37,7 @@ import {
   type ManagedArea,
 } from './managed-policy-source.ts';
 import { parseContentMessage, parseUiMessage } from './message-shape.ts';
+import { EXPORT_SETTINGS_KEY, OtlpExporter, type OtlpExporterDeps } from './otlp-exporter.ts';
 import {
   adoptCompiledRules,
   compiledRulesComputed,
@@ -121,6 +122,8 @@ export interface BackgroundDeps {
   managed?: ManagedArea;
   now?: () => number;
   batchDelayMs?: number;
+  /** Issue 21 §2: what the OTLP audit export needs from the browser (absent: no export). */
+  otlp?: Pick<OtlpExporterDeps, 'fetch' | 'alarms' | 'version' | 'backoff' | 'batchDelayMs'>;
 }
 
 type Answer<T> = T | BackgroundError;
@@ -142,6 +145,8 @@ export class GuardBackground {
   private readonly writer: AuditWriter;
   /** Issue 21 §1: the organisation's policy, applied over every settings read. */
   private readonly managed: ManagedPolicySource;
+  /** Issue 21 §2: the audit export over OTLP/HTTP (otlp-exporter.ts). */
+  readonly otlp: OtlpExporter | undefined;
   private readonly db: () => Promise<AuditDb>;
   private readonly now: () => number;
   /** Latest settings, refreshed on every change; read synchronously by sender checks. */
@@ -166,8 +171,11 @@ export class GuardBackground {
     };
     this.writer = new AuditWriter({
       sink: {
-        addBatch: async (records, retention, now) =>
-          addBatch(await this.db(), records, retention, now),
+        addBatch: async (records, retention, now) => {
+          const exportBound = await this.otlp?.queueBound();
+          await addBatch(await this.db(), records, retention, now, exportBound);
+          if (exportBound !== undefined) this.otlp?.recordsLogged();
+        },
         dropOldest: async (count) => dropOldest(await this.db(), count),
         count: async () => countRecords(await this.db()),
       },
@@ -178,6 +186,16 @@ export class GuardBackground {
     this.managed = new ManagedPolicySource(deps.managed, deps.storage, (issues) =>
       this.writer.add(recordsFromManagedIssues(issues, this.now())),
     );
+    this.otlp =
+      deps.otlp &&
+      new OtlpExporter({
+        ...deps.otlp,
+        db: this.db,
+        local: deps.storage,
+        managedEndpoint: async () => (await this.managed.read()).policy.auditExport?.endpoint,
+        hasOrigins: deps.hasOrigins,
+        now: this.now,
+      });
     this.restored = (async () => {
       const stored = await deps.session?.get(TAB_ACTIVITY_KEY).catch(() => undefined);
       this.activity.restore(stored?.[TAB_ACTIVITY_KEY]);
@@ -257,6 +275,9 @@ export class GuardBackground {
   onStorageChanged(changes: Record<string, unknown>, area: string): void {
     // Issue 21 §1: a changed managed policy applies at once (Chrome reloads policy live).
     if ((area === 'local' && SETTINGS_KEY in changes) || area === 'managed') void this.resync();
+    if ((area === 'local' && EXPORT_SETTINGS_KEY in changes) || area === 'managed') {
+      void this.otlp?.reconfigure().catch(() => undefined);
+    }
   }
 
   private async currentSettings(): Promise<Settings> {

@@ -15,6 +15,7 @@ import { RULE_KINDS, type RuleKind } from '../core/rules/rule.ts';
 import { validatePack } from '../core/rules/validate-pack.ts';
 import type { AuditSettings, IncomingAction, OutgoingAction } from '../protocol/settings-schema.ts';
 import { AUDIT_MAX_AGE_DAYS_RANGE, AUDIT_MAX_RECORDS_RANGE } from './normalise-settings.ts';
+import { parseOtlpEndpoint } from './otlp-endpoint.ts';
 import { isSiteKey } from './site-key.ts';
 
 /** A managed policy as the extension applies it: only the values that were valid. */
@@ -34,6 +35,8 @@ export interface ManagedPolicy {
   /** When set, the only hosts Markdown images may load from. */
   allowedImageHosts?: string[];
   audit: Partial<AuditSettings>;
+  /** Issue 21 §2: the OTLP/HTTP logs endpoint the audit log is exported to (otlp-endpoint.ts). */
+  auditExport?: { endpoint: string };
 }
 
 export interface ManagedPack {
@@ -58,6 +61,7 @@ export const MANAGED_PROBLEMS = [
   'out-of-range',
   'invalid-pack',
   'empty-name',
+  'not-an-endpoint',
 ] as const;
 export type ManagedProblem = (typeof MANAGED_PROBLEMS)[number];
 
@@ -83,6 +87,7 @@ export const MANAGED_FIELDS = [
   'customPacks',
   'allowedImageHosts',
   'auditRetention',
+  'auditExport',
 ] as const;
 type ManagedField = (typeof MANAGED_FIELDS)[number];
 
@@ -192,6 +197,9 @@ class PolicyParser {
       case 'auditRetention':
         policy.audit = this.retention(value);
         return;
+      case 'auditExport':
+        this.auditExport(value);
+        return;
     }
   }
 
@@ -235,6 +243,19 @@ class PolicyParser {
       else this.report(`allowedImageHosts[${index}]`, 'not-a-site');
     });
     this.policy.allowedImageHosts = [...hosts];
+  }
+
+  auditExport(value: unknown): void {
+    for (const [key, endpoint] of this.entries('auditExport', value)) {
+      const at = `auditExport.${shown(key)}`;
+      if (key !== 'endpoint') {
+        this.report(at, 'unknown-field');
+        continue;
+      }
+      const parsed = parseOtlpEndpoint(endpoint);
+      if (parsed === undefined) this.report(at, 'not-an-endpoint');
+      else this.policy.auditExport = { endpoint: parsed };
+    }
   }
 
   retention(value: unknown): Partial<AuditSettings> {
@@ -286,6 +307,7 @@ export function isEmptyManagedPolicy(policy: ManagedPolicy): boolean {
     maps.every((map) => Object.keys(map).length === 0) &&
     policy.customPacks.length === 0 &&
     policy.allowSiteSwitchOff === undefined &&
-    policy.allowedImageHosts === undefined
+    policy.allowedImageHosts === undefined &&
+    policy.auditExport === undefined
   );
 }

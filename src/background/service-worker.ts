@@ -33,6 +33,12 @@ const background = new GuardBackground({
   identity: () => ({ id: browser.runtime.id, baseUrl: browser.runtime.getURL('') }),
   // Issue 5 §3: popup requests for the tab's bridge, top frame only.
   sendToTab: (tabId, message) => browser.tabs.sendMessage(tabId, message, { frameId: 0 }),
+  // Issue 21 §2: the audit export (off unless an endpoint is set; docs/deployment.md).
+  otlp: {
+    fetch: (input, init) => fetch(input, init),
+    alarms: browser.alarms,
+    version: browser.runtime.getManifest().version,
+  },
 });
 
 function reportStartFailure(error: unknown): void {
@@ -51,13 +57,21 @@ browser.runtime.onStartup.addListener(() => {
 });
 // A worker restarted for any other event re-checks too (idempotent).
 background.start().catch(reportStartFailure);
+// Issue 21 §2: whatever an earlier worker (or browser session) left queued is delivered.
+background.otlp?.start();
+// The export's retry alarm wakes a stopped worker (otlp-exporter.ts).
+browser.alarms.onAlarm.addListener((alarm) => background.otlp?.onAlarm(alarm.name));
 
 browser.storage.onChanged.addListener((changes, area) => {
   background.onStorageChanged(changes, area);
 });
 
 // A site switched on or off through the browser's own permission UI.
-browser.permissions.onAdded.addListener(() => void background.resync());
+browser.permissions.onAdded.addListener(() => {
+  void background.resync();
+  // The export endpoint's host permission may be the one granted.
+  void background.otlp?.reconfigure().catch(() => undefined);
+});
 browser.permissions.onRemoved.addListener(() => void background.resync());
 
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {

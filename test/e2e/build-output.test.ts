@@ -53,7 +53,7 @@ describe.each([
     expect(manifest.manifest_version).toBe(3);
     // activeTab: the popup reads the current tab's URL (to offer switching a new site
     // on) only when the person opens it; no install warning, no standing host access.
-    expect(manifest.permissions?.sort()).toEqual(['activeTab', 'scripting', 'storage']);
+    expect(manifest.permissions?.sort()).toEqual(['activeTab', 'alarms', 'scripting', 'storage']);
     if (browser === 'firefox') {
       expect(manifest.browser_specific_settings?.gecko?.id).toBe('chat-stream-guard@example.org');
     } else {

@@ -23,7 +23,7 @@ async function stored(db: AuditDb) {
 describe('audit store schema', () => {
   it('has the events store with time, site and kind indexes and an auto-increment key', async () => {
     const db = await freshDb();
-    expect([...db.objectStoreNames]).toEqual(['events']);
+    expect([...db.objectStoreNames]).toEqual(['events', 'export-meta', 'export-queue']);
     const store = db.transaction('events').store;
     expect(store.keyPath).toBe('id');
     expect(store.autoIncrement).toBe(true);

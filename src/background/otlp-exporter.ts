@@ -1,0 +1,269 @@
+/**
+ * Issue 21 §2: delivers the audit log's export queue (src/audit/export-queue.ts) to
+ * the OTLP/HTTP logs endpoint in force (otlp-endpoint.ts), docs/deployment.md
+ * "Audit export".
+ *
+ * - Batching: a drain starts `batchDelayMs` after records were logged and sends up
+ *   to `maxBatch` records per request, oldest first, until the queue is empty.
+ * - Exactly once: a record leaves the queue only after a 2xx for the request that
+ *   carried it. A request whose answer was lost (worker stopped mid-request) is sent
+ *   again with the same record ids (`csg.record.id`), which a receiver deduplicates.
+ * - Retry: any other answer, or none, waits `backoffDelay` (exponential, jittered)
+ *   or the endpoint's Retry-After. The wait runs on a timer while the worker lives
+ *   and on an alarm (`alarms`) that wakes a stopped worker; before each request an
+ *   alarm is set too, so a worker stopped mid-request retries when it is woken.
+ *   Start-up (browser start, worker restart) drains whatever is queued.
+ * - Off: with no endpoint in force nothing is queued, nothing is sent, no alarm.
+ */
+import type { AuditDb } from '../audit/audit-db.ts';
+import {
+  ackExported,
+  clearExportQueue,
+  DEFAULT_EXPORT_QUEUE_BOUND,
+  exportQueueState,
+  peekQueue,
+} from '../audit/export-queue.ts';
+import {
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  retryAfterMs,
+  type BackoffOptions,
+} from './otlp-backoff.ts';
+import {
+  endpointInForce,
+  endpointPermissionPattern,
+  type EndpointInForce,
+} from './otlp-endpoint.ts';
+import { installIdOf, type InstallIdStorage } from './otlp-install-id.ts';
+import { exportRequestBody, OTLP_CONTENT_TYPE } from './otlp-log-record.ts';
+
+/** storage.local key of the person's own export settings: `{ endpoint: string }`. */
+export const EXPORT_SETTINGS_KEY = 'auditExport';
+/** storage.local key of the export's state for the options page (ExportStatus). */
+export const EXPORT_STATUS_KEY = 'auditExportStatus';
+/** The alarm that wakes a stopped worker to retry. */
+export const EXPORT_ALARM = 'csg-audit-export';
+
+export const DEFAULT_EXPORT_BATCH = 100;
+export const DEFAULT_EXPORT_DELAY_MS = 1_000;
+/** A request with no answer after this long counts as failed. */
+const REQUEST_TIMEOUT_MS = 15_000;
+/** The alarm set before each request fires after this long if the worker is gone. */
+const IN_FLIGHT_ALARM_MS = 60_000;
+
+/** What the options page shows (no content: counts, times and an HTTP status). */
+export interface ExportStatus {
+  endpoint: string;
+  queued: number;
+  droppedTotal: number;
+  lastDeliveredAt?: number;
+  /** The last failure: an HTTP status, or 0 when no answer came (network, timeout). */
+  lastFailure?: { at: number; status: number };
+  /** True while the endpoint's host permission is missing (nothing is sent then). */
+  permissionMissing?: boolean;
+}
+
+export interface ExportAlarms {
+  create(name: string, info: { when: number }): unknown;
+  clear(name: string): unknown;
+}
+
+export interface OtlpExporterDeps {
+  db(): Promise<AuditDb>;
+  /** storage.local: the person's endpoint, the install id, the status. */
+  local: InstallIdStorage;
+  /** The organisation's endpoint (managed policy `auditExport.endpoint`), if any. */
+  managedEndpoint(): Promise<string | undefined>;
+  /** `permissions.contains({ origins })`. */
+  hasOrigins(patterns: string[]): Promise<boolean>;
+  fetch: typeof fetch;
+  alarms?: ExportAlarms;
+  version: string;
+  now?: () => number;
+  random?: () => number;
+  backoff?: BackoffOptions;
+  batchDelayMs?: number;
+  maxBatch?: number;
+  queueBound?: number;
+}
+
+type Outcome = { ok: true } | { ok: false; status: number; retryAfter: string | null };
+
+export class OtlpExporter {
+  private config: Promise<EndpointInForce | undefined> | undefined;
+  private failures = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private draining: Promise<void> | undefined;
+  private again = false;
+  private installId: string | undefined;
+  private readonly now: () => number;
+  private readonly backoff: BackoffOptions;
+
+  constructor(private readonly deps: OtlpExporterDeps) {
+    this.now = deps.now ?? Date.now;
+    this.backoff = deps.backoff ?? DEFAULT_BACKOFF;
+  }
+
+  /** The endpoint in force, read once and again after each change. */
+  endpoint(): Promise<EndpointInForce | undefined> {
+    this.config ??= this.readConfig().catch(() => undefined);
+    return this.config;
+  }
+
+  private async readConfig(): Promise<EndpointInForce | undefined> {
+    const managed = await this.deps.managedEndpoint();
+    const own = (await this.deps.local.get(EXPORT_SETTINGS_KEY))[EXPORT_SETTINGS_KEY];
+    return endpointInForce(managed, (own as { endpoint?: unknown } | undefined)?.endpoint);
+  }
+
+  /** The queue's bound when records are to be queued, undefined when the export is off. */
+  async queueBound(): Promise<number | undefined> {
+    return (await this.endpoint()) === undefined
+      ? undefined
+      : (this.deps.queueBound ?? DEFAULT_EXPORT_QUEUE_BOUND);
+  }
+
+  /** Worker start: deliver what an earlier worker left queued. */
+  start(): void {
+    void this.drainNow();
+  }
+
+  /** Records were logged (and queued): deliver them soon, in one batch with their neighbours. */
+  recordsLogged(): void {
+    if (this.timer !== undefined || this.failures > 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.drainNow();
+    }, this.deps.batchDelayMs ?? DEFAULT_EXPORT_DELAY_MS);
+  }
+
+  onAlarm(name: string): void {
+    if (name === EXPORT_ALARM) void this.drainNow();
+  }
+
+  /** The endpoint or its permission changed: re-read, and start over (or stop). */
+  async reconfigure(): Promise<void> {
+    this.config = undefined;
+    this.failures = 0;
+    const config = await this.endpoint();
+    if (config === undefined) {
+      // Off: what was queued for an endpoint no longer set is not sent anywhere.
+      await clearExportQueue(await this.deps.db());
+      await this.deps.alarms?.clear(EXPORT_ALARM);
+      return;
+    }
+    await this.drainNow();
+  }
+
+  /** Drains now; a drain already running runs once more when it ends. */
+  drainNow(): Promise<void> {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.draining) {
+      this.again = true;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      do {
+        this.again = false;
+        await this.drain().catch(() => this.retryLater(0, null));
+        // A failed drain waits for its retry (timer or alarm), whatever asked meanwhile.
+      } while (this.again && this.failures === 0);
+    })().finally(() => {
+      this.draining = undefined;
+    });
+    return this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    const config = await this.endpoint();
+    if (config === undefined) return;
+    const db = await this.deps.db();
+    if (!(await this.deps.hasOrigins([endpointPermissionPattern(config.endpoint)]))) {
+      // Nothing is sent without the permission; permissions.onAdded reconfigures.
+      await this.saveStatus(config, { permissionMissing: true });
+      return;
+    }
+    this.installId ??= await installIdOf(this.deps.local);
+    const identity = { installId: this.installId, version: this.deps.version };
+    for (;;) {
+      const batch = await peekQueue(db, this.deps.maxBatch ?? DEFAULT_EXPORT_BATCH);
+      if (batch.length === 0) {
+        this.failures = 0;
+        await this.deps.alarms?.clear(EXPORT_ALARM);
+        await this.saveStatus(config, {});
+        return;
+      }
+      const { dropped } = await exportQueueState(db);
+      const body = exportRequestBody(batch, identity, dropped, this.now());
+      await this.deps.alarms?.create(EXPORT_ALARM, { when: this.now() + IN_FLIGHT_ALARM_MS });
+      const outcome = await this.post(config.endpoint, body);
+      if (!outcome.ok) {
+        this.retryLater(outcome.status, outcome.retryAfter);
+        await this.saveStatus(config, { lastFailure: { at: this.now(), status: outcome.status } });
+        return;
+      }
+      await ackExported(
+        db,
+        batch.map((record) => record.id),
+        dropped,
+      );
+      this.failures = 0;
+      await this.saveStatus(config, { lastDeliveredAt: this.now() });
+    }
+  }
+
+  private async post(endpoint: string, body: Uint8Array): Promise<Outcome> {
+    try {
+      const response = await this.deps.fetch(endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': OTLP_CONTENT_TYPE },
+        body: body as Uint8Array<ArrayBuffer>,
+        credentials: 'omit',
+        cache: 'no-store',
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      // The body is not needed (partial success is not retried, OTLP/HTTP "Partial Success").
+      await response.body?.cancel().catch(() => undefined);
+      if (response.ok) return { ok: true };
+      return {
+        ok: false,
+        status: response.status,
+        retryAfter: response.headers.get('Retry-After'),
+      };
+    } catch {
+      return { ok: false, status: 0, retryAfter: null };
+    }
+  }
+
+  private retryLater(status: number, retryAfter: string | null): void {
+    this.failures += 1;
+    const delay =
+      (status === 429 || status === 503 ? retryAfterMs(retryAfter, this.backoff) : undefined) ??
+      backoffDelay(this.failures, this.backoff, this.deps.random ?? Math.random);
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.drainNow();
+    }, delay);
+    // The worker may be stopped before the timer fires: the alarm wakes it.
+    void Promise.resolve(
+      this.deps.alarms?.create(EXPORT_ALARM, { when: this.now() + delay }),
+    ).catch(() => undefined);
+  }
+
+  private async saveStatus(config: EndpointInForce, change: Partial<ExportStatus>): Promise<void> {
+    const stored = (await this.deps.local.get(EXPORT_STATUS_KEY))[EXPORT_STATUS_KEY] as
+      Partial<ExportStatus> | undefined;
+    const { queued, droppedTotal } = await exportQueueState(await this.deps.db());
+    const status: ExportStatus = {
+      ...(stored?.endpoint === config.endpoint ? stored : {}),
+      ...change,
+      endpoint: config.endpoint,
+      queued,
+      droppedTotal,
+    };
+    if (change.permissionMissing !== true) delete status.permissionMissing;
+    await this.deps.local.set({ [EXPORT_STATUS_KEY]: status });
+  }
+}
