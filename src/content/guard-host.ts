@@ -39,8 +39,8 @@ export interface GuardHostDeps {
   ready(): Promise<StreamGuardSetup>;
   /** The adapter of a response recogniser (adapter-registry.ts `adapterById`). */
   adapterById(id: string): WireAdapter | undefined;
-  /** The socket formats' recogniser (Open WebUI's). */
-  socketRecogniser: WireRecogniser;
+  /** The socket formats' recognisers (Open WebUI's, Copilot's). */
+  socketRecognisers: readonly WireRecogniser[];
   post(message: BridgeToPage): void;
   /**
    * A stream that failed before its guard existed (no setup can come, or the
@@ -105,9 +105,9 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
       if (adapter === undefined || !adapter.detect(probe)) throw new Error('unrecognised');
       return { kind: 'body', guard: deps.pipelines.wire(adapter, setup) };
     }
-    const socket = deps.socketRecogniser;
-    if (message.recogniser !== socket.id || !socket.detect(probe)) throw new Error('unrecognised');
-    return { kind: 'socket', guard: deps.pipelines.socket(socket.format, setup) };
+    const socket = deps.socketRecognisers.find((r) => r.id === message.recogniser);
+    if (socket === undefined || !socket.detect(probe)) throw new Error('unrecognised');
+    return { kind: 'socket', guard: deps.pipelines.socket(socket, setup) };
   };
 
   const open = (message: OpenMessage): void => {

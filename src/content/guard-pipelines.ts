@@ -1,8 +1,8 @@
 /**
  * The guards the ISOLATED world runs for the MAIN world's hooks (guard-host.ts):
- * a wire adapter's rewriter, the plain-text chat endpoint's guard, and Open
- * WebUI's socket guard. Each is the engine's synchronous core (StreamRewriter,
- * StreamGuard, OpenWebUiSocketGuard) on text: the MAIN world decodes the
+ * a wire adapter's rewriter, the plain-text chat endpoint's guard, and the
+ * socket formats' guard (Open WebUI, Copilot). Each is the engine's synchronous
+ * core (StreamRewriter, StreamGuard, SocketAnswerGuard) on text: the MAIN world decodes the
  * network bytes and encodes what comes back. No Streams API here on purpose:
  * in a Firefox content script a stream built with our own callbacks belongs to
  * the page's compartment, which may not call back into ours ("Permission denied
@@ -17,9 +17,10 @@
  * No extension APIs here.
  */
 import { StreamGuard } from '../core/guard/stream-guard.ts';
-import { OpenWebUiSocketGuard } from '../core/wire/adapters/open-webui-socket.ts';
+import { socketFormatById } from '../core/wire/adapter-registry.ts';
+import { SocketAnswerGuard } from '../core/wire/socket-answer-guard.ts';
 import { StreamRewriter } from '../core/wire/stream-rewriter.ts';
-import type { WireAdapter } from '../core/wire/wire-event.ts';
+import type { WireAdapter, WireRecogniser } from '../core/wire/wire-event.ts';
 import type { StreamOutcome } from '../protocol/guard-reports.ts';
 import type { GuardReporter, StreamReporter } from './guard-reporter.ts';
 import type { StreamGuardSetup } from './page-guard-config.ts';
@@ -49,7 +50,7 @@ export interface Abortable {
 export interface GuardPipelines {
   wire(adapter: WireAdapter, setup: StreamGuardSetup): TextGuard & Abortable;
   plainText(setup: StreamGuardSetup): TextGuard & Abortable;
-  socket(format: string, setup: StreamGuardSetup): SocketTextGuard & Abortable;
+  socket(recogniser: WireRecogniser, setup: StreamGuardSetup): SocketTextGuard & Abortable;
 }
 
 /** Every stream here is an answer a guard runs on: counted per site at its end (issue 18). */
@@ -138,11 +139,13 @@ function plainTextGuard(
 
 function socketGuard(
   reporter: GuardReporter,
-  format: string,
+  recogniser: WireRecogniser,
   { pack, guard }: StreamGuardSetup,
 ): SocketTextGuard & Abortable {
-  const stream = reporter.openStream('in', format, ANSWER);
-  const inner = new OpenWebUiSocketGuard(pack, {
+  const format = socketFormatById(recogniser.id);
+  if (format === undefined) throw new Error(`no socket format ${recogniser.id}`);
+  const stream = reporter.openStream('in', recogniser.format, ANSWER);
+  const inner = new SocketAnswerGuard(format, pack, {
     guard,
     onGuardEvents: (_channel, events) => stream.guardEvents(events),
     onIssue: (issue) => stream.wireIssue(issue),
@@ -159,6 +162,6 @@ export function createGuardPipelines(reporter: GuardReporter): GuardPipelines {
   return {
     wire: (adapter, setup) => wireGuard(reporter, adapter, setup),
     plainText: (setup) => plainTextGuard(reporter, setup),
-    socket: (format, setup) => socketGuard(reporter, format, setup),
+    socket: (recogniser, setup) => socketGuard(reporter, recogniser, setup),
   };
 }

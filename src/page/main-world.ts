@@ -24,7 +24,7 @@
  */
 
 import { apply, pristine, snapshotLanguage } from './intrinsics.ts';
-import { recognisers, recogniseResponse } from '../core/wire/wire-recognisers.ts';
+import { recogniseResponse, socketRecognisers } from '../core/wire/wire-recognisers.ts';
 import { browserHandshakeDeps, startHandshake } from '../content/page-channel-handshake.ts';
 import { installFetchHook, newFetchHookStats } from './fetch-hook.ts';
 import { installEventSourceHook } from './event-source-hook.ts';
@@ -66,11 +66,11 @@ const hookOptions: PageHookOptions = {
   plainTextGuard: (probe) => remote.plainText(probe),
   detectAdapter: recogniseResponse,
   createWireGuard: (recogniser, probe) => remote.wire(recogniser, probe),
-  // Open WebUI's Socket.IO answers (web-socket-hook.ts).
-  createSocketGuard: (probe, sink) =>
-    recognisers.openWebUiSocket.detect(probe)
-      ? remote.socket(recognisers.openWebUiSocket, probe, sink)
-      : undefined,
+  // Open WebUI's Socket.IO answers, Copilot's frames (web-socket-hook.ts).
+  createSocketGuard: (probe, sink) => {
+    const socket = socketRecognisers.find((recogniser) => recogniser.detect(probe));
+    return socket === undefined ? undefined : remote.socket(socket, probe, sink);
+  },
   stats: hookStats,
   prepareOutgoing: (input, init) => outgoingHook.prepare(input, init),
   // Issue 18 §1: the answer to a chat-shaped request is guarded even when no adapter claims it.

@@ -5,8 +5,9 @@
  * before whole bodies), and last the generic adapter, which reads what the
  * others do not claim by its structure (adapters/structural.ts). A response no
  * adapter recognises is reported as unguarded by the caller, never treated as
- * safe. Socket.IO messages (Open WebUI) are not HTTP bodies: the WebSocket hook
- * uses `OpenWebUiSocketGuard` from adapters/open-webui-socket.ts directly.
+ * safe. WebSocket messages (Open WebUI's Socket.IO events, Copilot's frames)
+ * are not HTTP bodies: their formats (`socketFormatById`) run in the shared
+ * socket guard (socket-answer-guard.ts).
  */
 import { aiSdkDataStream } from './adapters/ai-sdk-data-stream.ts';
 import { aiSdkTextStream } from './adapters/ai-sdk-text-stream.ts';
@@ -28,6 +29,9 @@ import { zai } from './adapters/zai.ts';
 import { chatglm } from './adapters/chatglm.ts';
 import { perplexity } from './adapters/perplexity.ts';
 import { kimiWeb } from './adapters/kimi-web.ts';
+import { doubaoWeb } from './adapters/doubao-web.ts';
+import { yuanbaoWeb } from './adapters/yuanbao-web.ts';
+import { qianwenWeb } from './adapters/qianwen-web.ts';
 import { bigAgi } from './adapters/big-agi.ts';
 import { libreChat } from './adapters/librechat.ts';
 import { libreChatHistory } from './adapters/librechat-history.ts';
@@ -37,7 +41,9 @@ import { openWebUiHistory } from './adapters/open-webui-history.ts';
 import { ollamaJson, ollamaStream } from './adapters/ollama.ts';
 import { openAiChatJson, openAiChatStream } from './adapters/openai-chat.ts';
 import { openAiResponsesJson, openAiResponsesStream } from './adapters/openai-responses.ts';
-import { openWebUiSocket } from './adapters/open-webui-socket.ts';
+import { openWebUiSocket, openWebUiSocketFormat } from './adapters/open-webui-socket.ts';
+import { copilotSocket, copilotSocketFormat } from './adapters/copilot-socket.ts';
+import type { SocketFormat } from './socket-answer-guard.ts';
 import { genericAdapter } from './adapters/structural.ts';
 import type { WireAdapter, WireFormat, WireProbe } from './wire-event.ts';
 import { wireRecognisers } from './wire-recognisers.ts';
@@ -64,6 +70,9 @@ const adapters: readonly WireAdapter[] = [
   chatglm,
   perplexity,
   kimiWeb,
+  doubaoWeb,
+  yuanbaoWeb,
+  qianwenWeb,
   bigAgi,
   aiSdkUiStream,
   aiSdkDataStream,
@@ -82,7 +91,7 @@ const adapters: readonly WireAdapter[] = [
 ];
 
 const byId = new Map<string, WireAdapter>(
-  [...adapters, openWebUiSocket].map((adapter) => [adapter.id, adapter]),
+  [...adapters, openWebUiSocket, copilotSocket].map((adapter) => [adapter.id, adapter]),
 );
 
 /** The adapter of a recogniser (wire-recognisers.ts), by its id; undefined for an unknown id. */
@@ -107,4 +116,13 @@ export function adapterByFormat(format: WireFormat): WireAdapter | undefined {
     wireAdapters.find((a) => a.format === format && a.framing !== 'whole-body') ??
     wireAdapters.find((a) => a.format === format)
   );
+}
+
+const socketFormats = new Map<string, SocketFormat>(
+  [openWebUiSocketFormat, copilotSocketFormat].map((format) => [format.adapter.id, format]),
+);
+
+/** The WebSocket format of a socket recogniser (`socketRecognisers`), by its id. */
+export function socketFormatById(id: string): SocketFormat | undefined {
+  return socketFormats.get(id);
 }

@@ -85,6 +85,8 @@ export type WireFormat =
   | 'qianwen-web'
   /** big-AGI v2's tRPC answer stream (WIRE-FORMATS-2.md §4.7). */
   | 'big-agi'
+  /** Microsoft Copilot's WebSocket frames (WIRE-FORMATS-2.md §4.2). */
+  | 'copilot'
   /** An answer no adapter claims, guarded by the generic structural adapter (adapters/structural.ts). */
   | 'generic';
 

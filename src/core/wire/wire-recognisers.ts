@@ -341,6 +341,8 @@ export const recognisers = {
     detect: (probe) =>
       probe.contentType.includes('application/json') && OPEN_WEBUI_CHAT_URL.test(probe.url),
   },
+  /** Microsoft Copilot (WIRE-FORMATS-2.md §4.2, MED): the chat WebSocket's JSON frames. */
+  copilotSocket: bySiteUrl('copilot', 'whole-body', /\/c\/api\/chat\?(?:[^#]*&)?api-version=/),
   openWebUiSocket: {
     id: 'open-webui-socket',
     format: 'open-webui',
@@ -426,9 +428,17 @@ export const recognisers = {
 } satisfies Record<string, WireRecogniser>;
 
 /**
- * The HTTP response recognisers in detection order. Open WebUI's socket
- * recogniser is not among them: socket messages are not HTTP bodies (the
- * WebSocket hook asks `recognisers.openWebUiSocket` directly).
+ * The WebSocket formats (socket-answer-guard.ts): the WebSocket hook offers a
+ * socket's URL and messages to these, in order.
+ */
+export const socketRecognisers: readonly WireRecogniser[] = [
+  recognisers.openWebUiSocket,
+  recognisers.copilotSocket,
+];
+
+/**
+ * The HTTP response recognisers in detection order. The socket recognisers are
+ * not among them: socket messages are not HTTP bodies (`socketRecognisers`).
  */
 export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.chatgptWeb,
@@ -452,6 +462,9 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.chatglm,
   recognisers.perplexity,
   recognisers.kimiWeb,
+  recognisers.doubaoWeb,
+  recognisers.yuanbaoWeb,
+  recognisers.qianwenWeb,
   recognisers.bigAgi,
   recognisers.aiSdkUiStream,
   recognisers.aiSdkDataStream,

@@ -81,7 +81,7 @@ function loop(
     ),
     ready: options.ready ?? (() => configured),
     adapterById,
-    socketRecogniser: recognisers.openWebUiSocket,
+    socketRecognisers: [recognisers.openWebUiSocket],
     reportFailure: (format) => failures.push(format),
     post: (message) => {
       const copy = structuredClone(message);
@@ -257,7 +257,7 @@ describe('remote guard + guard host', () => {
       ),
       ready: () => new Promise(() => undefined),
       adapterById,
-      socketRecogniser: recognisers.openWebUiSocket,
+      socketRecognisers: [recognisers.openWebUiSocket],
       reportFailure: () => undefined,
       post: (m) => posts.push(m),
     });

@@ -26,14 +26,17 @@
  * hands back the messages to deliver after each one.
  */
 import { recognisers } from '../wire-recognisers.ts';
-import type { GuardEvent } from '../../guard/guard-event.ts';
 import type { CompiledPack } from '../../rules/compile-pack.ts';
 import { type JsonPath, replaceStrings } from '../json-string-span.ts';
-import type { Framer, RawFrame } from '../raw-frame.ts';
+import type { RawFrame } from '../raw-frame.ts';
 import { isRecord } from '../sse-json-render.ts';
-import { type RewriterOptions, StreamRewriter } from '../stream-rewriter.ts';
 import {
-  type AdapterSession,
+  type AnswerSocketSession,
+  type SocketFormat,
+  SocketAnswerGuard,
+} from '../socket-answer-guard.ts';
+import type { RewriterOptions } from '../stream-rewriter.ts';
+import {
   type SlotMode,
   type TextSlot,
   type WireAdapter,
@@ -166,12 +169,11 @@ function responseEvent(find: Finder, d: Record<string, unknown>, msg: string): v
   }
 }
 
-export interface OpenWebUiSocketSession extends AdapterSession {
-  /** The message id of the last chat event that carried text (the one a block hits). */
-  readonly lastTextMessage: string | undefined;
-  /** A `chat:completion` `done` event for `messageId` with the text the page shows. */
-  endingFor(messageId: string): string;
-}
+/**
+ * `lastTextMessage`: the message id of the last chat event that carried text;
+ * `endingFor(id)`: a `chat:completion` `done` event for `id` with the text the page shows.
+ */
+export type OpenWebUiSocketSession = AnswerSocketSession;
 
 export function openWebUiSocketSession(): OpenWebUiSocketSession {
   const rendered = new WeakMap<WireEvent, readonly string[]>();
@@ -316,17 +318,6 @@ export const openWebUiSocket: WireAdapter = {
   open: openWebUiSocketSession,
 };
 
-/** Each push is exactly one socket message. */
-class MessageFramer implements Framer {
-  push(text: string): RawFrame[] {
-    return [{ raw: text, payload: text }];
-  }
-
-  end(): RawFrame[] {
-    return [];
-  }
-}
-
 /** The message id a socket message is about, when it is a chat event. */
 function messageIdOf(text: string): string | undefined {
   const message = readSocketMessage(text);
@@ -334,96 +325,22 @@ function messageIdOf(text: string): string | undefined {
   return typeof message.payload.message_id === 'string' ? message.payload.message_id : undefined;
 }
 
+/** Open WebUI's socket as a format of the shared socket guard (socket-answer-guard.ts). */
+export const openWebUiSocketFormat: SocketFormat = {
+  adapter: openWebUiSocket,
+  session: openWebUiSocketSession,
+  answerOf: messageIdOf,
+  answerOfChannel: (channel) => /^msg:(.*?)(?::output:\d+:\w+:\d+)?(?:#\d+)?$/.exec(channel)?.[1],
+};
+
 /**
  * Guards one Open WebUI socket, message by message, with guard state kept
- * across messages: `push(message)` returns the messages the page may receive
- * now, in order (possibly none while a snapshot's end is undecided, possibly
- * several). A block ends that answer with a `done` event carrying the text the
- * page already shows; later events for the same message are dropped; the
- * socket's other chats go on being guarded.
+ * across messages (socket-answer-guard.ts): a block ends that answer with a
+ * `done` event carrying the text the page already shows; later events for the
+ * same message are dropped; the socket's other chats go on being guarded.
  */
-export class OpenWebUiSocketGuard {
-  private readonly outbox: string[] = [];
-  private readonly blocked = new Set<string>();
-  private rewriter: StreamRewriter;
-  /** Message ids whose channels reported a block or an error in the current rewriter. */
-  private hit = new Set<string>();
-
-  constructor(
-    private readonly pack: CompiledPack,
-    private readonly options: RewriterOptions = {},
-  ) {
-    this.rewriter = this.start();
-  }
-
-  push(message: string): string[] {
-    const id = messageIdOf(message);
-    if (id !== undefined && this.blocked.has(id)) return [];
-    this.rewriter.push(message);
-    if (this.rewriter.isBlocked) this.restart();
-    return this.outbox.splice(0);
-  }
-
-  /** The socket closed: everything held is decided and delivered. */
-  end(): string[] {
-    this.rewriter.end();
-    if (this.rewriter.isBlocked) this.restart();
-    return this.outbox.splice(0);
-  }
-
-  private restart(): void {
-    for (const id of this.hit) this.blocked.add(id);
-    this.hit = new Set();
-    this.rewriter = this.start();
-  }
-
-  private start(): StreamRewriter {
-    const outbox = this.outbox;
-    const adapter: WireAdapter = {
-      ...openWebUiSocket,
-      open: (): AdapterSession => {
-        const session = openWebUiSocketSession();
-        const rendered = new WeakMap<WireEvent, string>();
-        return {
-          decode: (frame) => {
-            const event = session.decode(frame);
-            const render = event.render;
-            event.render = (texts) => {
-              const out = render(texts);
-              rendered.set(event, out);
-              return out;
-            };
-            return event;
-          },
-          emitted: (event) => {
-            session.emitted?.(event);
-            outbox.push(rendered.get(event) ?? event.frame.raw);
-          },
-          // The ending goes out as its own message; the rewriter's text stream gets nothing.
-          blockEnding: () => {
-            const ids = this.hit.size > 0 ? [...this.hit] : [session.lastTextMessage];
-            for (const id of ids) {
-              if (id === undefined) continue;
-              this.hit.add(id);
-              const ending = session.endingFor(id);
-              if (ending !== '') outbox.push(ending);
-            }
-            return '';
-          },
-        };
-      },
-    };
-    return new StreamRewriter(adapter, this.pack, {
-      ...this.options,
-      framer: () => new MessageFramer(),
-      onGuardEvents: (channel: string, events: GuardEvent[]) => {
-        this.options.onGuardEvents?.(channel, events);
-        const stops = events.some(
-          (e) => e.type === 'error' || (e.type === 'match' && e.action === 'block'),
-        );
-        const id = /^msg:(.*?)(?::output:\d+:\w+:\d+)?(?:#\d+)?$/.exec(channel)?.[1];
-        if (stops && id !== undefined) this.hit.add(id);
-      },
-    });
+export class OpenWebUiSocketGuard extends SocketAnswerGuard {
+  constructor(pack: CompiledPack, options: RewriterOptions = {}) {
+    super(openWebUiSocketFormat, pack, options);
   }
 }
