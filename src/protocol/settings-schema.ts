@@ -120,6 +120,10 @@ export const DEFAULT_SITE_PATTERNS: Readonly<Record<string, readonly string[]>> 
   'www.doubao.com': ['https://www.doubao.com/*'],
   'yuanbao.tencent.com': ['https://yuanbao.tencent.com/*'],
   'www.qianwen.com': ['https://www.qianwen.com/*'],
+  'chat.z.ai': ['https://chat.z.ai/*'],
+  'chatglm.cn': ['https://chatglm.cn/*'],
+  'www.perplexity.ai': ['https://www.perplexity.ai/*'],
+  'copilot.microsoft.com': ['https://copilot.microsoft.com/*'],
   localhost: ['http://localhost/*'],
   '127.0.0.1': ['http://127.0.0.1/*'],
 });
