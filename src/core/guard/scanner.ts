@@ -471,17 +471,21 @@ export class Scanner {
   private skipQuiet(to: number): void {
     const text = this.input.retainedText;
     const base = this.input.start;
-    const classOf = this.alphabet.classOf;
-    const classCount = this.alphabet.classCount;
-    const starts = this.startsAny;
+    const { classOf, classCount, kind } = this.alphabet;
+    // startsAfter[k * classCount + g] is 1 only where startsAny[g] is: one read decides a start.
     const startsAfter = this.startsAfter;
     const ac = this.keywords;
     let node = this.acNode;
     let p = this.cursor;
+    if (p >= to) return;
+    // The kind of the unit before `p`, carried along: advance() stops the skip short of any
+    // hidden unit, so past the cursor the unit a person sees before `p` is the one at p - 1.
+    let prevKind: number = this.kindBefore(p);
     if (ac === null) {
       while (p < to) {
         const g = classOf[text.charCodeAt(p - base)] as number;
-        if (starts[g] === 1 && startsAfter[this.kindBefore(p) * classCount + g] === 1) break;
+        if (startsAfter[prevKind * classCount + g] === 1) break;
+        prevKind = kind[g] as number;
         p++;
       }
     } else {
@@ -490,13 +494,14 @@ export class Scanner {
       const width = ac.symbols;
       const hasOutput = ac.hasOutput;
       const bigrams = this.bigrams as Uint8Array;
+      const last = to - 1;
       while (p < to) {
         if (node === 0) {
           // The bigrams cover starts after their first unit: a start at `p` itself is checked here.
           const g0 = classOf[text.charCodeAt(p - base)] as number;
-          if (starts[g0] === 1 && startsAfter[this.kindBefore(p) * classCount + g0] === 1) break;
+          if (startsAfter[prevKind * classCount + g0] === 1) break;
           // Nothing partial: skip every position whose bigram starts nothing.
-          const last = to - 1;
+          const from = p;
           const hits = this.hits;
           if (hits !== null && p >= hits.from && p < hits.to && hits.to >= last) {
             // Jump between the shared hits; only this scanner's own bigrams stop it.
@@ -528,14 +533,16 @@ export class Scanner {
             }
           }
           if (p >= to) break;
+          if (p > from) prevKind = kind[classOf[text.charCodeAt(p - 1 - base)] as number] as number;
         }
         const unit = text.charCodeAt(p - base);
         const sym = symbolOf[unit] as number;
         const next = sym === 0 ? 0 : (goto[node * width + sym] as number);
         if (hasOutput[next] === 1) break;
         const g = classOf[unit] as number;
-        if (starts[g] === 1 && startsAfter[this.kindBefore(p) * classCount + g] === 1) break;
+        if (startsAfter[prevKind * classCount + g] === 1) break;
         node = next;
+        prevKind = kind[g] as number;
         p++;
       }
     }
