@@ -18,6 +18,8 @@ export interface HarEntryBody {
   text: string | undefined;
   /** The body was stored base64 (`content.encoding: "base64"`). */
   base64: boolean;
+  /** `content.text` as stored (base64 or not), for the body's bytes (`harBodyBytes`). */
+  stored?: string;
   /** The request body as sent (`request.postData.text`), when recorded. */
   requestBody?: string;
   /** The response headers, names in lower case (`response.headers[]`). */
@@ -99,9 +101,21 @@ function captureOf(har: unknown): HarCapture | null {
         mimeType: stringField(content, 'mimeType'),
         text: typeof raw !== 'string' ? undefined : base64 ? decodeBase64(raw) : raw,
         base64,
+        ...(typeof raw === 'string' ? { stored: raw } : {}),
       };
     }),
   };
+}
+
+/**
+ * The response body's bytes: the base64 decoded, or the recorded text's UTF-8
+ * (a byte-level body, e.g. Kimi's Connect envelopes, is read from these; a
+ * HAR that stored such a body as text may already have lost bytes that were
+ * not UTF-8, which DevTools avoids by storing it base64).
+ */
+export function harBodyBytes(entry: HarEntryBody): Buffer {
+  const stored = entry.stored ?? '';
+  return entry.base64 ? Buffer.from(stored, 'base64') : Buffer.from(stored, 'utf8');
 }
 
 function withoutBom(text: string): string {
@@ -140,14 +154,14 @@ export function harIfAny(text: string, label: string): HarCapture | null {
 
 /**
  * The HAR text with the response bodies of some entries replaced (`bodies`:
- * entry index → new decoded body), stored as the entry stored its own (base64
- * or not), and `content.size` set to the new body's UTF-8 length. Every other
- * byte stays as it was.
+ * entry index → new decoded body, or its bytes for a byte-level body), stored
+ * as the entry stored its own (base64 or not), and `content.size` set to the
+ * new body's length in bytes. Every other byte stays as it was.
  */
 export function rewriteHar(
   text: string,
   entries: readonly HarEntryBody[],
-  bodies: ReadonlyMap<number, string>,
+  bodies: ReadonlyMap<number, string | Uint8Array>,
 ): string {
   if (bodies.size === 0) return text;
   const spans = harContentSpans(text);
@@ -158,8 +172,8 @@ export function rewriteHar(
     if (entry === undefined || at?.text === undefined) {
       throw new Error(`HAR entry ${index} has no response text to replace`);
     }
-    const bytes = Buffer.from(body, 'utf8');
-    const stored = entry.base64 ? bytes.toString('base64') : body;
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+    const stored = entry.base64 ? bytes.toString('base64') : bytes.toString('utf8');
     edits.push({ ...at.text, value: JSON.stringify(stored) });
     if (at.size !== undefined && /^-?\d/.test(text.slice(at.size.start, at.size.end))) {
       edits.push({ ...at.size, value: String(bytes.length) });

@@ -14,7 +14,7 @@ export class OutputSink {
     });
   }
 
-  async write(text: string): Promise<void> {
+  async write(text: string | Uint8Array): Promise<void> {
     if (this.failure) throw this.failure;
     if (text.length === 0) return;
     if (!this.stream.write(text)) await this.drained();

@@ -10,7 +10,8 @@
  *   `--format NAME`. Standard output gets exactly the re-serialised stream.
  * - A HAR (`--format har`, or auto when the JSON has `log.entries`): each entry
  *   whose response an adapter recognises (URL, method, mimeType, body; base64
- *   bodies decoded) is replayed; standard output gets the same HAR with those
+ *   bodies decoded) is replayed (a byte-level format, Kimi's Connect envelopes,
+ *   from the body's bytes: wire-event.ts `readsBytes`); standard output gets the same HAR with those
  *   bodies replaced (re-encoded as stored), every other byte kept. Entries no
  *   adapter recognises are left as they are and listed on stderr as
  *   `csg: unguarded: <method> <url> (<mimeType>)`, never passed as safe silently.
@@ -31,7 +32,14 @@ import { adapterByFormat, detectAdapter, wireAdapters } from '../core/wire/adapt
 import { captureProbe } from '../core/wire/capture-format.ts';
 import { aiSdkRequestShapeOfBody } from '../core/wire/requests/ai-sdk-request-shape.ts';
 import { type ReplayOutcome, replayBody } from '../core/wire/replay-body.ts';
-import type { Framing, WireAdapter, WireFormat, WireProbe } from '../core/wire/wire-event.ts';
+import { byteStringOf, bytesOfByteString } from '../core/wire/byte-string.ts';
+import {
+  type Framing,
+  type WireAdapter,
+  type WireFormat,
+  type WireProbe,
+  readsBytes,
+} from '../core/wire/wire-event.ts';
 import { loadBuiltinPack } from './builtin-pack.ts';
 import { type FlagSpec, flagValue, parseArguments } from './cli-arguments.ts';
 import { compareChunkings, comparisonLine } from './chunking-comparison.ts';
@@ -40,6 +48,7 @@ import { fileErrorMessage } from './file-error-message.ts';
 import {
   type HarCapture,
   type HarEntryBody,
+  harBodyBytes,
   harIfAny,
   parseHar,
   rewriteHar,
@@ -102,11 +111,20 @@ function adapterOfFormat(format: WireFormat, probe: WireProbe): WireAdapter | un
   return adapterByFormat(format);
 }
 
-/** One response to replay: a raw body (index 0) or a HAR entry (its index). */
+/**
+ * One response to replay: a raw body (index 0) or a HAR entry (its index).
+ * `text` is what the adapter's rewriter reads: the decoded body, or for a
+ * byte-level adapter its bytes as a byte string (byte-string.ts).
+ */
 interface ReplayStream {
   index: number;
   adapter: WireAdapter;
   text: string;
+}
+
+/** A replayed body as stored back: text, or bytes for a byte-level adapter. */
+function storedBody(stream: ReplayStream, output: string): string | Uint8Array {
+  return readsBytes(stream.adapter) ? bytesOfByteString(output) : output;
 }
 
 /** The `--events OUT` file, opened before any work so a bad path fails first. */
@@ -139,11 +157,21 @@ class ReplayEventsFile {
   }
 }
 
-async function readCapture(path: string): Promise<{ label: string; text: string }> {
+/** The reads as they come, each also kept as bytes (a byte-level body is replayed from them). */
+async function* keepingBytes(reads: AsyncIterable<Buffer | string>, into: Buffer[]) {
+  for await (const read of reads) {
+    into.push(typeof read === 'string' ? Buffer.from(read, 'utf8') : read);
+    yield read;
+  }
+}
+
+async function readCapture(path: string): Promise<{ label: string; text: string; bytes: Buffer }> {
   const source = await openInputSource(path);
+  const raw: Buffer[] = [];
   const parts: string[] = [];
-  for await (const text of decodedReads(source)) parts.push(text);
-  return { label: source.label, text: parts.join('') };
+  const reads = keepingBytes(source.reads, raw);
+  for await (const text of decodedReads({ ...source, reads })) parts.push(text);
+  return { label: source.label, text: parts.join(''), bytes: Buffer.concat(raw) };
 }
 
 /** The adapter of a HAR entry, or undefined (unguarded). */
@@ -174,7 +202,8 @@ function harStreams(har: HarCapture): ReplayStream[] {
   for (const entry of har.entries) {
     const adapter = entryAdapter(entry);
     if (adapter !== undefined && entry.text !== undefined) {
-      streams.push({ index: entry.index, adapter, text: entry.text });
+      const text = readsBytes(adapter) ? byteStringOf(harBodyBytes(entry)) : entry.text;
+      streams.push({ index: entry.index, adapter, text });
     } else {
       process.stderr.write(`csg: unguarded: ${entry.method} ${entry.url} (${entry.mimeType})\n`);
     }
@@ -182,14 +211,18 @@ function harStreams(har: HarCapture): ReplayStream[] {
   return streams;
 }
 
-function rawStream(text: string, format: FormatChoice, url: string | undefined): ReplayStream {
+function rawStream(
+  { text, bytes }: { text: string; bytes: Buffer },
+  format: FormatChoice,
+  url: string | undefined,
+): ReplayStream {
   const probe = captureProbe(url === undefined ? { text } : { text, url });
   const adapter =
     format === 'auto' || format === 'har' ? detectAdapter(probe) : adapterOfFormat(format, probe);
   if (adapter === undefined) {
     throw new UsageError('cannot recognise the capture format; use --format');
   }
-  return { index: 0, adapter, text };
+  return { index: 0, adapter, text: readsBytes(adapter) ? byteStringOf(bytes) : text };
 }
 
 function reportIssues(stream: ReplayStream, outcome: ReplayOutcome): void {
@@ -219,18 +252,19 @@ export async function replayCommand(argv: readonly string[]): Promise<number> {
   const eventsPath = flagValue(args, 'events');
   const eventsFile = eventsPath === undefined ? null : new ReplayEventsFile(eventsPath);
   try {
-    const { label, text } = await readCapture(path);
+    const capture = await readCapture(path);
+    const { label, text } = capture;
     const har =
       format === 'har' ? parseHar(text, label) : format === 'auto' ? harIfAny(text, label) : null;
     const url = flagValue(args, 'url');
     if (har !== null && url !== undefined) {
       throw new UsageError('--url is for a response body; a HAR names the URL of each entry');
     }
-    const streams = har === null ? [rawStream(text, format, url)] : harStreams(har);
+    const streams = har === null ? [rawStream(capture, format, url)] : harStreams(har);
     const out = new OutputSink(process.stdout);
     let blocked = false;
     let differs = false;
-    const bodies = new Map<number, string>();
+    const bodies = new Map<number, string | Uint8Array>();
     for (const stream of streams) {
       let outcome: ReplayOutcome;
       if (args.flags.has('compare')) {
@@ -240,14 +274,19 @@ export async function replayCommand(argv: readonly string[]): Promise<number> {
         await out.write(comparisonLine(stream.index, stream.adapter.format, comparison) + '\n');
       } else {
         outcome = replayBody(stream.adapter, pack, [stream.text]);
-        if (outcome.output !== stream.text) bodies.set(stream.index, outcome.output);
+        if (outcome.output !== stream.text) {
+          bodies.set(stream.index, storedBody(stream, outcome.output));
+        }
       }
       blocked ||= outcome.blocked;
       eventsFile?.write(stream.index, outcome);
       reportIssues(stream, outcome);
     }
     if (!args.flags.has('compare')) {
-      if (har === null) await out.write(bodies.get(0) ?? text);
+      // An unchanged raw body goes out as read: its bytes, when they were what was replayed.
+      const unchanged =
+        streams[0] !== undefined && readsBytes(streams[0].adapter) ? capture.bytes : text;
+      if (har === null) await out.write(bodies.get(0) ?? unchanged);
       else await out.write(rewriteHar(text, har.entries, bodies));
     }
     if (differs) return REPLAY_DIFFERS_EXIT;
