@@ -14,9 +14,9 @@
  * the token redacted whole (no 8-unit fragment), the image neutralised and the
  * text after it kept, the attacker gets no hit, the SDK client reports no error
  * and the console shows none, and the audit log names the AI SDK format that
- * guarded it. A harmless answer renders exactly as sent. The same pages in
- * Chromium without the extension show the token and fetch the image, so the
- * checks above can fail.
+ * guarded it, also when the server drops the SDK's marker headers. A harmless
+ * answer renders exactly as sent. The same pages in Chromium without the
+ * extension show the token and fetch the image, so the checks above can fail.
  */
 import type { Browser, Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,14 +60,14 @@ function fragments(text: string, secret: string): string[] {
 }
 
 /** Opens a client's page and collects its console errors and uncaught exceptions. */
-async function openClientPage(browser: Browser, url: string, client: AiSdkClient) {
+async function openClientPage(browser: Browser, url: string, client: AiSdkClient, query = '') {
   const page = await browser.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => consoleErrors.push(String(error)));
-  await page.goto(`${url}/ai-sdk/${client}`, { waitUntil: 'load' });
+  await page.goto(`${url}/ai-sdk/${client}${query}`, { waitUntil: 'load' });
   await page.waitForSelector(`html[data-sdk="ai-${client}"]`, { timeout: 30_000 });
   return { page, consoleErrors };
 }
@@ -79,6 +79,25 @@ function ask(page: Page, prompt: string): Promise<AiSdkTurn> {
   );
 }
 
+/** The audit records of `format` that name the token's rule. */
+async function tokenRecords(extensionPage: Page, format: string): Promise<number> {
+  const records = (await readAuditStore(extensionPage)) ?? [];
+  return records.filter((r) => r.rule === 'github-pat' && r.format === format).length;
+}
+
+/**
+ * Each client's page; `?bare` drops the SDK's marker headers (the text stream
+ * has none), so the guard knows the stream by the request's shape and the body
+ * alone (WIRE-FORMATS-2.md §1, "Detection pitfall").
+ */
+const PAGES = [
+  ...AI_SDK_CLIENTS.map((client) => ({ client, query: '' })),
+  ...AI_SDK_CLIENTS.filter((client) => client !== 'text').map((client) => ({
+    client,
+    query: '?bare',
+  })),
+];
+
 /** Gives a rendered image time to be requested before the hit count is read. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
 
@@ -88,10 +107,12 @@ describe.each([
 ])('pages on the AI SDK clients in $name, with the extension', ({ launch }) => {
   let server: AiSdkServer;
   let target: ExtensionBrowser;
+  let extensionPage: Page;
 
   beforeAll(async () => {
     server = await startAiSdkServer();
     target = await launch();
+    extensionPage = await openExtensionPage(target, POPUP_PATH, 'body');
   });
 
   afterAll(async () => {
@@ -99,12 +120,12 @@ describe.each([
     await server?.close();
   });
 
-  describe.each(AI_SDK_CLIENTS)('the %s client', (client) => {
+  describe.each(PAGES)('the $client client$query', ({ client, query }) => {
     let page: Page;
     let consoleErrors: string[];
 
     beforeAll(async () => {
-      ({ page, consoleErrors } = await openClientPage(target.browser, server.url, client));
+      ({ page, consoleErrors } = await openClientPage(target.browser, server.url, client, query));
     });
 
     afterAll(async () => {
@@ -112,6 +133,7 @@ describe.each([
     });
 
     it('renders the answer with the token redacted whole and the image neutralised, without error', async () => {
+      const recordsBefore = await tokenRecords(extensionPage, FORMAT_OF[client]);
       const turn = await ask(page, 'show me the secret from my notes');
       await settle();
       expect(turn.errors).toEqual([]);
@@ -126,26 +148,14 @@ describe.each([
       expect(turn.html).not.toContain(server.attacker.url);
       expect(turn.text).toContain('Rotate it after the release.');
       expect(server.attacker.hits()).toBe(0);
-    });
 
-    it('the audit log names the AI SDK format that guarded the answer', async () => {
-      const extensionPage = await openExtensionPage(target, POPUP_PATH, 'body');
-      try {
-        let records = (await readAuditStore(extensionPage)) ?? [];
-        for (
-          let tries = 0;
-          tries < 50 && !records.some((r) => r.format === FORMAT_OF[client]);
-          tries++
-        ) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          records = (await readAuditStore(extensionPage)) ?? [];
-        }
-        expect(records).toContainEqual(
-          expect.objectContaining({ rule: 'github-pat', format: FORMAT_OF[client] }),
-        );
-      } finally {
-        await extensionPage.close();
+      // The AI SDK adapter guarded it (not the generic one): the audit log names its format.
+      let records = await tokenRecords(extensionPage, FORMAT_OF[client]);
+      for (let tries = 0; tries < 50 && records === recordsBefore; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        records = await tokenRecords(extensionPage, FORMAT_OF[client]);
       }
+      expect(records).toBeGreaterThan(recordsBefore);
     });
 
     it('renders a harmless answer exactly as sent', async () => {

@@ -11,6 +11,9 @@
  * - `POST /api/ai-sdk/v4`: the SDK 4 data stream (§1.6), each part written by
  *   @ai-sdk/ui-utils `formatDataStreamPart`.
  *
+ * With `?bare` on the page's URL (the pages pass their query on to the API), the
+ * answer goes without the SDK's marker headers.
+ *
  * A prompt naming a secret gets an answer whose model deltas split a GitHub token
  * and a Markdown image pointing at the attacker (attacker-server.ts, another
  * loopback port); any other prompt gets a harmless Markdown answer. The server
@@ -92,9 +95,22 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   res.end(body);
 }
 
+/**
+ * The response headers, without the SDK's marker headers when `bare`: apps and
+ * proxies drop them and the client never checks them (WIRE-FORMATS-2.md §1,
+ * "Detection pitfall"), so the guard must know the stream by the request's
+ * shape and the body alone.
+ */
+function headersOf(headers: Record<string, string>, bare: boolean): Record<string, string> {
+  if (!bare) return headers;
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !name.toLowerCase().startsWith('x-vercel-ai-')),
+  );
+}
+
 /** Writes a web `Response` (the SDK's) to Node's response as its chunks come. */
-async function pipeResponse(response: Response, res: ServerResponse): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+async function pipeResponse(response: Response, res: ServerResponse, bare: boolean) {
+  res.writeHead(response.status, headersOf(Object.fromEntries(response.headers), bare));
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   for (;;) {
     const { done, value } = await reader.read();
@@ -163,7 +179,7 @@ function stream5(deltas: readonly string[], prompt: string) {
 }
 
 /** SDK 4's data stream, part by part as `streamText(...).toDataStreamResponse()` wrote it. */
-async function writeDataStream(deltas: readonly string[], res: ServerResponse): Promise<void> {
+async function writeDataStream(deltas: readonly string[], res: ServerResponse, bare: boolean) {
   const usage = { promptTokens: 3, completionTokens: 10 };
   const parts = [
     formatDataStreamPart('start_step', { messageId: 'msg-v4' }),
@@ -171,11 +187,12 @@ async function writeDataStream(deltas: readonly string[], res: ServerResponse): 
     formatDataStreamPart('finish_step', { finishReason: 'stop', usage, isContinued: false }),
     formatDataStreamPart('finish_message', { finishReason: 'stop', usage }),
   ];
-  res.writeHead(200, {
+  const headers = {
     'content-type': 'text/plain; charset=utf-8',
     'x-vercel-ai-data-stream': 'v1',
     'cache-control': 'no-cache',
-  });
+  };
+  res.writeHead(200, headersOf(headers, bare));
   for (const part of parts) {
     if (res.destroyed) return;
     res.write(part);
@@ -230,17 +247,23 @@ export async function startAiSdkServer(): Promise<AiSdkServer> {
     return pending;
   };
 
-  const answer = async (client: AiSdkClient, req: IncomingMessage, res: ServerResponse) => {
+  const answer = async (
+    client: AiSdkClient,
+    req: IncomingMessage,
+    res: ServerResponse,
+    bare: boolean,
+  ) => {
     const body = await readBody(req, MAX_BODY_BYTES);
     const prompt = client === 'v4' ? v4Prompt(body) : await uiPrompt(body, client);
     const said = deltas(prompt);
-    if (client === 'v4') return writeDataStream(said, res);
+    if (client === 'v4') return writeDataStream(said, res, bare);
     if (client === 'v5')
-      return pipeResponse(stream5(said, prompt).toUIMessageStreamResponse(), res);
+      return pipeResponse(stream5(said, prompt).toUIMessageStreamResponse(), res, bare);
     const result = stream6(said, prompt);
     return pipeResponse(
       client === 'text' ? result.toTextStreamResponse() : result.toUIMessageStreamResponse(),
       res,
+      bare,
     );
   };
 
@@ -258,11 +281,13 @@ export async function startAiSdkServer(): Promise<AiSdkServer> {
         (error: unknown) => send(res, 500, 'text/plain; charset=utf-8', `bundle: ${String(error)}`),
       );
     } else if (api) {
-      answer(api[1] as AiSdkClient, req, res).catch((error: unknown) => {
-        refused.push(`${route}: ${String(error)}`);
-        if (!res.headersSent) send(res, 400, 'text/plain; charset=utf-8', 'refused');
-        else res.destroy();
-      });
+      answer(api[1] as AiSdkClient, req, res, url.searchParams.has('bare')).catch(
+        (error: unknown) => {
+          refused.push(`${route}: ${String(error)}`);
+          if (!res.headersSent) send(res, 400, 'text/plain; charset=utf-8', 'refused');
+          else res.destroy();
+        },
+      );
     } else {
       send(res, 404, 'text/plain; charset=utf-8', 'not found');
     }

@@ -12,7 +12,7 @@ mountAiSdkPage('ai-text', async (prompt, show, fail) => {
   });
   const chat = new (class extends AbstractChat<UIMessage> {})({
     state,
-    transport: new TextStreamChatTransport({ api: '/api/ai-sdk/text' }),
+    transport: new TextStreamChatTransport({ api: `/api/ai-sdk/text${location.search}` }),
     onError: fail,
   });
   await chat.sendMessage({ text: prompt });

@@ -13,7 +13,7 @@ mountAiSdkPage('ai-ui', async (prompt, show, fail) => {
   });
   const chat = new (class extends AbstractChat<UIMessage> {})({
     state,
-    transport: new DefaultChatTransport({ api: '/api/ai-sdk/ui' }),
+    transport: new DefaultChatTransport({ api: `/api/ai-sdk/ui${location.search}` }),
     onError: fail,
   });
   await chat.sendMessage({ text: prompt });

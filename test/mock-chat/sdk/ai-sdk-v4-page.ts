@@ -11,7 +11,7 @@ let ids = 0;
 mountAiSdkPage('ai-v4', async (prompt, show) => {
   // callChatApi reports a client error by rejecting (an `3:` part, a bad line, a failed fetch).
   await callChatApi({
-    api: '/api/ai-sdk/v4',
+    api: `/api/ai-sdk/v4${location.search}`,
     body: { messages: [{ role: 'user', content: prompt }] },
     streamProtocol: 'data',
     credentials: undefined,

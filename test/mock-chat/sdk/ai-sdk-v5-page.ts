@@ -13,7 +13,7 @@ mountAiSdkPage('ai-v5', async (prompt, show, fail) => {
   });
   const chat = new (class extends AbstractChat<UIMessage> {})({
     state,
-    transport: new DefaultChatTransport({ api: '/api/ai-sdk/v5' }),
+    transport: new DefaultChatTransport({ api: `/api/ai-sdk/v5${location.search}` }),
     onError: fail,
   });
   await chat.sendMessage({ text: prompt });
