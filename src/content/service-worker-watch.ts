@@ -7,31 +7,48 @@
  * worker reads itself and hands over another way (`postMessage`, BroadcastChannel, the
  * Cache API) is not. docs/hooks-contexts.md, "Service workers".
  *
- * So the person is told, once per page: when a service worker controls this page or has
- * been registered for it, `navigator.serviceWorker.ready` resolves (Service Workers spec,
- * `ready`: an active worker whose scope covers this document), and this reports it
- * (unguarded-reports.ts `service-worker` / `active`). Watched from the ISOLATED world,
- * where the page cannot interfere and the MAIN-world script (issue 4: its size) carries
- * nothing for it; `ready` is the same container's promise in either world. The page's
- * registration is not touched.
+ * So the person is told, once per page, as soon as a service worker controls this page
+ * (`controller` at start, or a `controllerchange` event: a worker that claims its
+ * clients, or the next load after registration) or is active for it
+ * (`navigator.serviceWorker.ready` resolves: Service Workers spec, an active worker whose
+ * scope covers this document; Firefox answers it here, Chromium refuses `ready` outside
+ * the page's own world, "only supported in pages", so there the report waits for
+ * control). It reports through unguarded-reports.ts (`service-worker` / `active`).
+ * Watched from the ISOLATED world, where the page cannot interfere and the MAIN-world
+ * script (issue 4: its size) carries nothing for it; the container and its events are
+ * the page's own in either world. The page's registration is not touched.
  *
- * A worker whose scope does not cover this page never resolves `ready`: it cannot
- * answer this page's requests either.
+ * A worker whose scope does not cover this page never controls it: it cannot answer
+ * this page's requests either.
  */
 
-/** What the watch needs of `navigator`: only `serviceWorker.ready` (absent outside secure contexts). */
+/** What the watch needs of `navigator` (`serviceWorker` is absent outside secure contexts). */
 export interface ServiceWorkerNavigator {
-  serviceWorker?: { ready: Promise<unknown> } | undefined;
+  serviceWorker?:
+    | {
+        readonly ready?: Promise<unknown>;
+        readonly controller?: unknown;
+        addEventListener?(type: 'controllerchange', listener: () => void): void;
+      }
+    | undefined;
 }
 
-/** Calls `report` once when a service worker controls or is registered for this page. */
+/** Calls `report` once when a service worker controls, or is active for, this page. */
 export function watchServiceWorker(nav: ServiceWorkerNavigator, report: () => void): void {
-  let ready: Promise<unknown> | undefined;
+  let told = false;
+  const tell = () => {
+    if (told) return;
+    told = true;
+    report();
+  };
   try {
-    ready = nav.serviceWorker?.ready;
+    const container = nav.serviceWorker;
+    if (container === undefined) return;
+    container.addEventListener?.('controllerchange', tell);
+    if (container.controller !== null && container.controller !== undefined) tell();
+    void container.ready?.then(tell, () => undefined);
   } catch {
-    // A sandboxed or opaque-origin document throws on access: no worker can control it.
-    return;
+    // A sandboxed or opaque-origin document throws on access: no worker can control it;
+    // Chromium's `ready` outside the page throws here or rejects above.
   }
-  void ready?.then(report, () => undefined);
 }

@@ -28,6 +28,7 @@ import { type Attacker, startAttacker } from './attacker-server.ts';
 import { createDemoRoutes, type ReceivedRequest } from './demo-routes.ts';
 import { createContextRoutes } from './context-routes.ts';
 import { createGenericRoutes } from './generic-routes.ts';
+import { createNoSilentRoutes } from './no-silent-path-routes.ts';
 import { createGuardNoticeRoutes } from './guard-notice-routes.ts';
 import { createPageHookRoutes } from './page-hook-routes.ts';
 import { createReferenceOnlyRoutes } from './reference-only-routes.ts';
@@ -292,6 +293,8 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   const generic = createGenericRoutes({ chunkDelayMs });
   // Frames and workers that read answers themselves (context-routes.ts, issue 18 §2).
   const contexts = createContextRoutes();
+  // An EventSource in no known format, a no-chat socket's binary frame, a service worker (issue 18).
+  const noSilent = createNoSilentRoutes({ attackerUrl: attacker.url });
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
@@ -301,6 +304,7 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
     if (guardNotices.handle(req, res, url)) return;
     if (generic.handle(req, res, url)) return;
     if (contexts.handle(req, res, url)) return;
+    if (noSilent.handle(req, res, url)) return;
     const route = `${req.method} ${url.pathname}`;
     const wireRoute = WIRE_ROUTES[route];
     if (route === 'GET /' || route === 'GET /index.html') {

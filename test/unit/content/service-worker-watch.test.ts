@@ -1,47 +1,88 @@
 /**
- * Issue 18 §2: a page a service worker controls, or gets registered for, is reported
- * once (service-worker-watch.ts); a page without one, or where the container cannot be
- * read, is not; the page's registration is not touched.
+ * Issue 18 §2: a page a service worker controls, or is active for, is reported once
+ * (service-worker-watch.ts), whichever sign comes first and however many come; a page
+ * without one, or where the container cannot be read, is not.
  */
 import { describe, expect, it } from 'vitest';
-import { watchServiceWorker } from '../../../src/content/service-worker-watch.ts';
+import {
+  type ServiceWorkerNavigator,
+  watchServiceWorker,
+} from '../../../src/content/service-worker-watch.ts';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** A container as the ISOLATED world sees it; `ready` left out as Chromium refuses it there. */
+function container(controller: unknown = null, ready?: Promise<unknown>) {
+  const listeners: (() => void)[] = [];
+  const self = {
+    controller,
+    ...(ready === undefined ? {} : { ready }),
+    addEventListener: (_type: 'controllerchange', listener: () => void) => listeners.push(listener),
+    /** The page got a controller (a worker claimed it). */
+    claim(worker: unknown) {
+      self.controller = worker;
+      for (const listener of listeners) listener();
+    },
+  };
+  return self;
+}
+
+function watch(nav: ServiceWorkerNavigator) {
+  const counter = { reports: 0 };
+  watchServiceWorker(nav, () => counter.reports++);
+  return counter;
+}
+
 describe('watchServiceWorker', () => {
-  it('reports once when a service worker becomes ready for the page', async () => {
-    let activate!: (registration: unknown) => void;
-    const ready = new Promise((resolve) => (activate = resolve));
-    let reports = 0;
-    watchServiceWorker({ serviceWorker: { ready } }, () => reports++);
+  it('reports once when a service worker comes to control the page (Chromium: no ready)', async () => {
+    const serviceWorker = container();
+    const counter = watch({ serviceWorker });
     await settle();
-    expect(reports).toBe(0);
+    expect(counter.reports).toBe(0);
+    serviceWorker.claim({});
+    serviceWorker.claim({});
+    await settle();
+    expect(counter.reports).toBe(1);
+  });
+
+  it('reports once when the page is controlled from the start', async () => {
+    const counter = watch({ serviceWorker: container({}) });
+    await settle();
+    expect(counter.reports).toBe(1);
+  });
+
+  it('reports once when ready resolves (Firefox), even if control follows', async () => {
+    let activate!: (registration: unknown) => void;
+    const serviceWorker = container(null, new Promise((resolve) => (activate = resolve)));
+    const counter = watch({ serviceWorker });
     activate({ scope: '/' });
     await settle();
-    expect(reports).toBe(1);
-  });
-
-  it('reports nothing without a service worker container (not a secure context)', async () => {
-    let reports = 0;
-    watchServiceWorker({}, () => reports++);
-    watchServiceWorker({ serviceWorker: undefined }, () => reports++);
+    expect(counter.reports).toBe(1);
+    serviceWorker.claim({});
     await settle();
-    expect(reports).toBe(0);
+    expect(counter.reports).toBe(1);
   });
 
-  it('reports nothing when the container cannot be read (an opaque origin) or ready fails', async () => {
-    let reports = 0;
+  it('reports nothing without a container, or when it cannot be read or ready fails', async () => {
     const throwing = {
       get serviceWorker(): never {
         throw new DOMException('denied', 'SecurityError');
       },
     };
-    expect(() => watchServiceWorker(throwing, () => reports++)).not.toThrow();
-    watchServiceWorker(
-      { serviceWorker: { ready: Promise.reject(new Error('x')) } },
-      () => reports++,
-    );
+    const refusing = {
+      controller: null,
+      get ready(): Promise<unknown> {
+        throw new DOMException("'ready' is only supported in pages.", 'NotSupportedError');
+      },
+    };
+    const counters = [
+      watch({}),
+      watch({ serviceWorker: undefined }),
+      watch(throwing),
+      watch({ serviceWorker: refusing }),
+      watch({ serviceWorker: container(null, Promise.reject(new Error('no'))) }),
+    ];
     await settle();
-    expect(reports).toBe(0);
+    expect(counters.map((c) => c.reports)).toEqual([0, 0, 0, 0, 0]);
   });
 });

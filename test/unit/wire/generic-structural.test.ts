@@ -322,7 +322,45 @@ describe('the generic structural adapter', () => {
         expect(result.issues).toEqual([]);
         expect(readData(result.output)).toBe(expected.output);
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
+    );
+    // Each run replays the body a character at a time: seconds on a loaded machine.
+  }, 60_000);
+
+  it('an event of a terminal type (`event: end`) decides what was held: it goes out before the body ends', () => {
+    const rewriter = new StreamRewriter(genericAdapter, pack);
+    const piece = (text: string) => `event: piece\ndata: ${text}\n\n`;
+    const first =
+      piece('Key ghp_EXAMPLEexam') + piece('pleEXAMPLEexample01234567') + piece(' Thanks');
+    // Without a terminal event, the tail of the text may be held (the body is still open).
+    const open = rewriter.push(first);
+    const ended = rewriter.push('event: end\ndata: done\n\n');
+    expect(open + ended).toBe(
+      piece(`Key ${REDACTED}`) + piece('') + piece(' Thanks') + 'event: end\ndata: done\n\n',
+    );
+    // A later answer on the same stream: its own guard streams, a split secret redacted whole.
+    const second = rewriter.push(
+      piece('Again ghp_EXAMPLE') +
+        piece('exampleEXAMPLEexample01234567.') +
+        'event: done\ndata: {"ok":"yes"}\n\n',
+    );
+    expect(second).toBe(
+      piece(`Again ${REDACTED}`) + piece('.') + 'event: done\ndata: {"ok":"yes"}\n\n',
+    );
+    expect(rewriter.end()).toBe('');
+  });
+
+  it('data that reads "done" is the answer’s text, not an end: continuity holds across it', () => {
+    const piece = (text: string) => `event: piece\ndata: ${text}\n\n`;
+    const body = piece('Key ghp_EXAMPLEexam') + piece('done') + piece('pleEXAMPLEexample01234567');
+    // "done" joins the text, so the token is broken and nothing matches: byte for byte.
+    expect(replay(body).output).toBe(body);
+    const split =
+      piece('Key ghp_EXAMPLEexam') +
+      'event: message\ndata: done\n\n' +
+      piece('pleEXAMPLEexample01234567');
+    expect(replay(split).output).toBe(
+      piece(`Key ${REDACTED}`) + 'event: message\ndata: done\n\n' + piece(''),
     );
   });
 

@@ -7,7 +7,8 @@
  * plain text.
  *
  * Continuity: the strings found at one path (per SSE event name, per line
- * prefix) form one guard stream, whatever frames they come in. Each new value
+ * prefix) form one guard stream, whatever frames they come in, until `[DONE]` or
+ * an event of a terminal type (`done`, `end`…) ends them all. Each new value
  * at a path is read against the text seen there so far:
  * - it extends that text (`"Hel"`, then `"Hello"`): a growing snapshot; the
  *   new suffix is guarded and the frame carries the guarded whole;
@@ -35,6 +36,22 @@ function isSilentSse(raw: string): boolean {
     .every(
       (line) => line === '' || line.startsWith(':') || /^(?:event|id|retry)(?::|$)/.test(line),
     );
+}
+
+/**
+ * SSE event types that say the answer is over (`event: done`, `event: end`,
+ * `event: error`…). An event stream has no end of its own while its connection is open
+ * (an EventSource reconnects), and a guard decides text it holds only at its channel's
+ * end: without this, the last words of an answer in no known format would wait for the
+ * next answer, and a page that waits for its `done` event (queued behind them, events
+ * keep their order) would wait forever. The type is the server's field, not the
+ * model's text, so an answer cannot end its own channel early.
+ */
+const TERMINAL_EVENT_TYPE =
+  /^(?:done|end|ended|complete|completed|finish|finished|close|closed|stop|error)$/i;
+
+function isTerminalEventType(type: string | undefined): boolean {
+  return type !== undefined && TERMINAL_EVENT_TYPE.test(type);
 }
 
 /** The channel of a body's plain text (text frames, unreadable lines). */
@@ -83,6 +100,18 @@ export class PathContinuity {
     }
     state.seen += value;
     return { channel: state.channel, mode: 'delta', text: value };
+  }
+
+  /**
+   * The slot of a value that is its path's last (a terminal event's): the path's whole
+   * text as an echo, so its guard stream ends with this frame and nothing of it is held
+   * for a next frame that may never come.
+   */
+  finalSlot(key: string, value: string): TextSlot {
+    const slot = this.slot(key, value);
+    const state = this.paths.get(key)!;
+    state.ended = true;
+    return { channel: slot.channel, mode: 'echo', text: state.seen };
   }
 
   /** Ends every guard stream still open (at `[DONE]`); returns their channels. */
@@ -161,10 +190,15 @@ export function genericSession(): GenericSession {
     strings: JsonStringAt[],
     json: string,
     wrap: (json: string) => string,
+    last = false,
   ): WireEvent =>
     own({
       frame,
-      slots: strings.map((s) => paths.slot(scope + pointerOf(s.path), s.value)),
+      slots: strings.map((s) =>
+        last
+          ? paths.finalSlot(scope + pointerOf(s.path), s.value)
+          : paths.slot(scope + pointerOf(s.path), s.value),
+      ),
       render: (texts) => wrap(spliceJsonStrings(json, strings, texts)),
     });
 
@@ -190,14 +224,24 @@ export function genericSession(): GenericSession {
     if (lines === undefined || lines.data !== frame.sse.data) return asText(frame);
     const scope = `sse:${frame.sse.event ?? 'message'}`;
     if (lines.data.trim() === '[DONE]') return own({ ...passThrough(frame), ends: paths.endAll() });
+    // A terminal event type (`event: done`): the answer's text is complete before it,
+    // and the event's own text is decided with it.
+    const last = isTerminalEventType(frame.sse.event);
+    const ends = last ? paths.endAll() : [];
     const strings = scanJsonStrings(lines.data);
-    if (strings === null) {
-      // Not JSON: the data itself is the text.
-      return textEvent(frame, paths.slot(`${scope}#data`, lines.data), (text) =>
-        lines.render(text),
-      );
-    }
-    return jsonEvent(frame, scope, strings, lines.data, (json) => lines.render(json));
+    const render = (data: string) => lines.render(data);
+    const dataKey = `${scope}#data`;
+    // Not JSON: the data itself is the text.
+    const event =
+      strings === null
+        ? textEvent(
+            frame,
+            last ? paths.finalSlot(dataKey, lines.data) : paths.slot(dataKey, lines.data),
+            render,
+          )
+        : jsonEvent(frame, scope, strings, lines.data, render, last);
+    if (ends.length > 0) event.ends = ends;
+    return event;
   };
 
   const decodeJson = (frame: RawFrame, scope: string, lead: string): WireEvent => {
