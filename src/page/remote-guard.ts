@@ -19,22 +19,17 @@
  * No extension APIs here.
  */
 import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
-import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
+import { type WireProbe, type WireRecogniser, readsBytes } from '../core/wire/wire-event.ts';
 import type { BridgeToPage, GuardKind, PageToBridge } from '../protocol/page-channel.ts';
+import { type BodyCodec, byteBodyCodec, utf8BodyCodec } from './body-codec.ts';
 import type { ByteGuard } from './guarded-response.ts';
 import {
   create,
-  decodeText,
   NativePromise,
   NativeReadableStream,
-  KEEP_BOM,
-  NativeTextDecoder,
-  STREAM,
-  NativeTextEncoder,
   NativeTypeError,
   NativeWritableStream,
 } from './intrinsics.ts';
-import { PiecewiseEncoder } from './piecewise-encoder.ts';
 
 /** Where a guarded socket's output goes (web-socket-hook.ts). */
 export interface SocketSink {
@@ -119,12 +114,13 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
   const open = (kind: GuardKind, recogniser: string, probe: WireProbe, streamId: string) =>
     deps.send({ v: 1, type: 'guard-open', streamId, kind, recogniser, probe });
 
-  const body = (kind: GuardKind, recogniser: string, probe: WireProbe): ByteGuard => {
+  const body = (
+    kind: GuardKind,
+    recogniser: string,
+    probe: WireProbe,
+    codec: BodyCodec = utf8BodyCodec(),
+  ): ByteGuard => {
     const streamId = deps.newId();
-    // ignoreBOM keeps a byte-order mark in the text, so it is re-emitted as sent.
-    const decoder = new NativeTextDecoder('utf-8', KEEP_BOM);
-    /** Guarded bytes of the network chunk whose pieces are still coming back. */
-    const pending = new PiecewiseEncoder(new NativeTextEncoder());
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let sink!: WritableStreamDefaultController;
     // Like a TransformStream's two sides: the page cancelling the output errors the
@@ -144,12 +140,12 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
     const end: BodyEnd = {
       // The pieces of one network chunk come back as one chunk for the page.
       output: (text, last) => {
-        pending.add(text);
-        if (last && !pending.empty) controller.enqueue(pending.take());
+        codec.add(text);
+        if (last && !codec.empty) controller.enqueue(codec.take());
       },
       done: () => {
         take(bodies, streamId);
-        if (!pending.empty) controller.enqueue(pending.take());
+        if (!codec.empty) controller.enqueue(codec.take());
         controller.close();
       },
       failed: () => {
@@ -179,9 +175,9 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
       start: (c: WritableStreamDefaultController) => {
         sink = c;
       },
-      write: (chunk: Uint8Array) => postText(decodeText(decoder, chunk, STREAM)),
+      write: (chunk: Uint8Array) => postText(codec.decode(chunk)),
       close: () => {
-        postText(decodeText(decoder));
+        postText(codec.flush());
         post({ v: 1, type: 'guard-close', streamId });
       },
       abort: (reason: unknown) => {
@@ -195,7 +191,9 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
   };
 
   return {
-    wire: (recogniser, probe) => body('wire', recogniser.id, probe),
+    // A byte-level format (Kimi's Connect envelopes) is carried as a byte string (body-codec.ts).
+    wire: (recogniser, probe) =>
+      body('wire', recogniser.id, probe, readsBytes(recogniser) ? byteBodyCodec() : undefined),
     plainText: (probe) => body('plain-text', '', probe),
     socket(recogniser, probe, sink) {
       const streamId = deps.newId();
