@@ -32,6 +32,9 @@ import { kimiWeb } from './adapters/kimi-web.ts';
 import { doubaoWeb } from './adapters/doubao-web.ts';
 import { yuanbaoWeb } from './adapters/yuanbao-web.ts';
 import { qianwenWeb } from './adapters/qianwen-web.ts';
+import { doubaoWeb } from './adapters/doubao-web.ts';
+import { yuanbaoWeb } from './adapters/yuanbao-web.ts';
+import { qianwenWeb } from './adapters/qianwen-web.ts';
 import { bigAgi } from './adapters/big-agi.ts';
 import { libreChat } from './adapters/librechat.ts';
 import { libreChatHistory } from './adapters/librechat-history.ts';
@@ -70,6 +73,9 @@ const adapters: readonly WireAdapter[] = [
   chatglm,
   perplexity,
   kimiWeb,
+  doubaoWeb,
+  yuanbaoWeb,
+  qianwenWeb,
   doubaoWeb,
   yuanbaoWeb,
   qianwenWeb,
