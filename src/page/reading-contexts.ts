@@ -9,12 +9,14 @@
  * - `guarded-or-refused`: guarded where the page's CSP lets a blob: worker load the
  *   site's scripts; otherwise the worker does not start, and the person gets a notice
  *   and the audit log a record (worker-hooks.ts);
- * - `refused`: never started; the notice and an audit record.
+ * - `refused`: never started; the notice and an audit record;
+ * - `reported`: out of every hook's reach, so the person is told (a notice and an audit
+ *   record) and the context runs as without the extension.
  *
  * Not loaded in the page: nothing in the MAIN-world script imports it.
  */
 
-export type ContextVerdict = 'guarded' | 'guarded-or-refused' | 'refused';
+export type ContextVerdict = 'guarded' | 'guarded-or-refused' | 'refused' | 'reported';
 
 export const READING_CONTEXTS = {
   /** An about:blank iframe used in the task that appended it, through `contentWindow`. */
@@ -33,6 +35,12 @@ export const READING_CONTEXTS = {
   'shared-worker': 'guarded-or-refused',
   /** An opaque origin: relayed through the page, its requests would change origin. */
   'worker-data': 'refused',
+  /**
+   * Started by the browser, not by page code: reported once per page when one controls
+   * the page (src/content/service-worker-watch.ts); its case is in
+   * test/e2e/no-silent-path.test.ts.
+   */
+  'service-worker': 'reported',
 } as const satisfies Record<string, ContextVerdict>;
 
 export type ReadingContext = keyof typeof READING_CONTEXTS;
