@@ -4,8 +4,8 @@
  *
  * - an EventSource in no known format (plain-text `piece` events): guarded by the generic
  *   adapter from its first event, so the secret split across events is redacted whole,
- *   the Markdown exfil image is neutralised (the attacker gets no hit) and the audit
- *   records say `generic`;
+ *   the Markdown exfil image is neutralised (the attacker gets no hit), the audit
+ *   records say `generic` and the popup counts one generic answer;
  * - a binary frame that is not UTF-8 on a socket with no chat sign: it reaches the page
  *   as sent (it may be no answer), and the person is told (the "let through unchecked"
  *   notice, a `wire-undecodable-passed` audit record);
@@ -138,7 +138,24 @@ describe.each([
     expect(logged).toContainEqual(
       expect.objectContaining({ rule: 'markdown-image-exfil', kind: 'exfil', format: 'generic' }),
     );
-  });
+
+    // Issue 18, "Done when": the popup counts the answer under the generic adapter.
+    const popup = await openExtensionPage(
+      target,
+      `${POPUP_PATH}?tab=${tabId}`,
+      '[data-testid="answers-guarded"]',
+    );
+    await popup.waitForFunction(
+      () => document.querySelector('[data-testid="answers-guarded"]')?.textContent === '1',
+      { timeout: 10_000 },
+    );
+    const formats = await popup.$$eval('[data-testid="answers-format"]', (nodes) =>
+      nodes.map((node) => (node as HTMLElement).dataset.format),
+    );
+    expect(formats).toEqual(['generic']);
+    await popup.close();
+    // Firefox's first answer waits for the guard's setup (its pack compiled in the page).
+  }, 60_000);
 
   it('a binary frame that is not UTF-8, on a socket with no chat sign: passed as sent, and told', async () => {
     const read = await page.evaluate(() =>
