@@ -15,8 +15,11 @@
  * text after it kept, the attacker gets no hit, the SDK client reports no error
  * and the console shows none, and the audit log names the AI SDK format that
  * guarded it, also when the server drops the SDK's marker headers. A harmless
- * answer renders exactly as sent. The same pages in Chromium without the
- * extension show the token and fetch the image, so the checks above can fail.
+ * answer renders exactly as sent. With exfiltration set to block, each client
+ * shows the answer up to the image and ends it without error (the adapters'
+ * `blockEnding`, as the SDK's server ends a refused answer). The same pages in
+ * Chromium without the extension show the token and fetch the image, so the
+ * checks above can fail.
  */
 import type { Browser, Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +101,16 @@ const PAGES = [
   })),
 ];
 
+/** Sets the answers' policy for exfiltration (settings-schema.ts `policy.incoming`). */
+async function setIncomingExfil(extensionPage: Page, action: 'block' | 'redact'): Promise<void> {
+  await extensionPage.evaluate(async (a: string) => {
+    const { settings } = await chrome.storage.local.get('settings');
+    const next = settings as { policy: { incoming: Record<string, string> } };
+    next.policy.incoming.exfil = a;
+    await chrome.storage.local.set({ settings: next });
+  }, action);
+}
+
 /** Gives a rendered image time to be requested before the hit count is read. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
 
@@ -166,6 +179,37 @@ describe.each([
       expect(turn.html).toContain('<strong>mild</strong>');
       expect(turn.html).toContain('href="https://example.org/notes"');
     });
+  });
+
+  // Last: it changes the settings. A block ends the answer as the SDK's server ends a
+  // refused one (the adapters' `blockEnding`), which the SDK's client reads without error.
+  describe('with exfiltration set to block', () => {
+    beforeAll(async () => {
+      await setIncomingExfil(extensionPage, 'block');
+    });
+
+    afterAll(async () => {
+      await setIncomingExfil(extensionPage, 'redact');
+    });
+
+    it.each(AI_SDK_CLIENTS)(
+      'the %s client shows the answer up to the image and ends it without error',
+      async (client) => {
+        const { page, consoleErrors } = await openClientPage(target.browser, server.url, client);
+        const turn = await ask(page, 'show me the secret from my notes');
+        await settle();
+        expect(turn.errors).toEqual([]);
+        expect(consoleErrors).toEqual([]);
+        expect(fragments(turn.html, AI_SDK_TOKEN)).toEqual([]);
+        expect(turn.text).toContain(
+          'Sure. The deploy token from your notes is [redacted:github-pat]',
+        );
+        expect(turn.text).not.toContain('Rotate it after the release.');
+        expect(turn.images).toEqual([]);
+        expect(server.attacker.hits()).toBe(0);
+        await page.close();
+      },
+    );
   });
 });
 
