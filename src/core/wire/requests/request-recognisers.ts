@@ -53,6 +53,33 @@ export const requestRecognisers = {
     detect: (r) =>
       post(r.method) && /\/api\/(?:agents\/chat|ask|edit)(?:\/[\w-]+)?(?:[?#]|$)/.test(r.url),
   },
+  /**
+   * Z.ai (WIRE-FORMATS-2.md §3.5): Open WebUI's v2 route with the signature parameters in
+   * the URL; before OpenAI chat. Integrity-bound: `x-signature` is an HMAC over the text.
+   */
+  zaiRequest: {
+    name: 'zai',
+    sendsHistory: true,
+    integrityBound: true,
+    detect: (r) =>
+      post(r.method) &&
+      /chat\.z\.ai\/api\/v2\/chat\/completions|\/api\/v2\/chat\/completions\?(?:[^#]*&)?signature_timestamp=/.test(
+        r.url,
+      ),
+  },
+  /** ChatGLM (§3.5): `X-Sign` does not cover the body, so the text may be rewritten. */
+  chatglmRequest: {
+    name: 'chatglm',
+    sendsHistory: false,
+    detect: (r) =>
+      post(r.method) && /\/chatglm\/backend-api\/assistant\/stream(?:[?#]|$)/.test(r.url),
+  },
+  /** Perplexity (§4.1, part 1 §5.5). */
+  perplexityRequest: {
+    name: 'perplexity',
+    sendsHistory: false,
+    detect: (r) => post(r.method) && /\/rest\/sse\/perplexity_ask(?:[?#]|$)/.test(r.url),
+  },
   bigAgiRequest: {
     name: 'big-agi',
     sendsHistory: true,
@@ -108,6 +135,9 @@ export const requestRecognisersInOrder: readonly RequestRecogniser[] = [
   requestRecognisers.deepseekWebRequest,
   requestRecognisers.geminiWebRequest,
   requestRecognisers.libreChatRequest,
+  requestRecognisers.zaiRequest,
+  requestRecognisers.chatglmRequest,
+  requestRecognisers.perplexityRequest,
   requestRecognisers.bigAgiRequest,
   requestRecognisers.anthropicRequest,
   requestRecognisers.openAiResponsesRequest,

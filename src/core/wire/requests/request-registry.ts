@@ -2,6 +2,9 @@
 import { aiSdkRequest } from './ai-sdk-request.ts';
 import { aiSdkRequestShapeOfBody } from './ai-sdk-request-shape.ts';
 import { bigAgiRequest } from './big-agi-request.ts';
+import { chatglmRequest } from './chatglm-request.ts';
+import { perplexityRequest } from './perplexity-request.ts';
+import { zaiRequest } from './zai-request.ts';
 import { geminiWebRequest } from './gemini-web-request.ts';
 import {
   anthropicRequest,
@@ -26,6 +29,9 @@ const adapters: readonly RequestAdapter[] = [
   geminiWebRequest,
   libreChatRequest,
   bigAgiRequest,
+  zaiRequest,
+  chatglmRequest,
+  perplexityRequest,
   anthropicRequest,
   openAiResponsesRequest,
   geminiApiRequest,

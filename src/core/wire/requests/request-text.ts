@@ -37,6 +37,12 @@ export interface RequestRecogniser {
   readonly name: string;
   /** Whether the body sends earlier turns (so history projection applies). */
   readonly sendsHistory: boolean;
+  /**
+   * The server checks a signature over the person's text (Z.ai, WIRE-FORMATS-2.md
+   * §0.2, §3.5): a copy with changed text is rejected, so the outgoing guard never
+   * rewrites it and asks the person instead (outgoing-request-guard.ts).
+   */
+  readonly integrityBound?: boolean;
   detect(request: OutgoingRequest): boolean;
 }
 
