@@ -5,9 +5,13 @@
  * cannot reach it (the host resets everything, like page-notices.ts).
  *
  * Keyboard: focus starts on "Cancel" (the safe choice), Tab and Shift+Tab
- * cycle between the two buttons, Escape cancels, Enter/Space press the focused
+ * cycle through the buttons, Escape cancels, Enter/Space press the focused
  * button. Focus returns to where it was when the dialog closes. One dialog at
  * a time: a second request waits for the first to be answered.
+ *
+ * An integrity-bound request (issue 20: Z.ai signs the person's text, so the
+ * guard may not change it) asks with its own words and three answers: send it
+ * as typed, edit it (not sent; focus goes back to the message), or cancel.
  *
  * What it shows: the kinds and rule ids found, never the matched text (the
  * person typed it; repeating it on screen helps a shoulder-surfer, not them).
@@ -22,7 +26,11 @@ export interface ConfirmStrings {
   cancel: string;
   /** The line shown per finding, from its kind and rule id. */
   finding(kind: string, rule: string): string;
+  /** The words of the integrity-bound dialog (`cancel` and `finding` are shared). */
+  bound: { title: string; body: string; sendAsTyped: string; edit: string };
 }
+
+export type ConfirmAnswer = 'send' | 'edit' | 'cancel';
 
 export interface ConfirmFinding {
   rule: string;
@@ -66,14 +74,17 @@ export class ConfirmSendDialog {
     private readonly strings: ConfirmStrings,
   ) {}
 
-  /** Shows the dialog (after any open one is answered); resolves with the person's answer. */
-  ask(findings: readonly ConfirmFinding[]): Promise<'send' | 'cancel'> {
-    const answer = this.queue.then(() => this.open(findings));
+  /**
+   * Shows the dialog (after any open one is answered); resolves with the person's
+   * answer. `bound`: the integrity-bound dialog, which can also answer "edit".
+   */
+  ask(findings: readonly ConfirmFinding[], bound = false): Promise<ConfirmAnswer> {
+    const answer = this.queue.then(() => this.open(findings, bound));
     this.queue = answer.catch(() => undefined);
     return answer.catch(() => 'cancel' as const);
   }
 
-  private open(findings: readonly ConfirmFinding[]): Promise<'send' | 'cancel'> {
+  private open(findings: readonly ConfirmFinding[], bound: boolean): Promise<ConfirmAnswer> {
     const { doc, strings } = this;
     const previous = doc.activeElement as HTMLElement | null;
     const host = doc.createElement(CONFIRM_HOST_TAG);
@@ -93,10 +104,10 @@ export class ConfirmSendDialog {
     dialog.setAttribute('aria-modal', 'true');
     const title = doc.createElement('h2');
     title.id = 'title';
-    title.textContent = strings.title;
+    title.textContent = bound ? strings.bound.title : strings.title;
     const body = doc.createElement('p');
     body.id = 'body';
-    body.textContent = strings.body;
+    body.textContent = bound ? strings.bound.body : strings.body;
     dialog.setAttribute('aria-labelledby', 'title');
     dialog.setAttribute('aria-describedby', 'body');
     const list = doc.createElement('ul');
@@ -118,29 +129,37 @@ export class ConfirmSendDialog {
     const send = doc.createElement('button');
     send.type = 'button';
     send.className = 'send';
-    send.textContent = strings.sendAnyway;
-    actions.append(send, cancel);
+    send.textContent = bound ? strings.bound.sendAsTyped : strings.sendAnyway;
+    const edit = doc.createElement('button');
+    edit.type = 'button';
+    edit.className = 'edit';
+    edit.textContent = strings.bound.edit;
+    const buttons = bound ? [send, edit, cancel] : [send, cancel];
+    actions.append(...buttons);
     dialog.append(title, body, list, actions);
     backdrop.append(dialog);
     shadow.append(style, backdrop);
     (doc.documentElement ?? doc).append(host);
 
     return new Promise((resolve) => {
-      const close = (answer: 'send' | 'cancel') => {
+      const close = (answer: ConfirmAnswer) => {
         host.remove();
         previous?.focus?.();
         resolve(answer);
       };
       send.addEventListener('click', () => close('send'));
       cancel.addEventListener('click', () => close('cancel'));
+      edit.addEventListener('click', () => close('edit'));
       dialog.addEventListener('keydown', (event: KeyboardEvent) => {
         if (event.key === 'Escape') {
           event.preventDefault();
           close('cancel');
         } else if (event.key === 'Tab') {
-          // Focus stays in the dialog: two buttons, so Tab and Shift+Tab swap them.
+          // Focus stays in the dialog: Tab and Shift+Tab cycle through its buttons.
           event.preventDefault();
-          (shadow.activeElement === send ? cancel : send).focus();
+          const at = buttons.indexOf(shadow.activeElement as HTMLButtonElement);
+          const step = event.shiftKey ? -1 : 1;
+          buttons[(at + step + buttons.length) % buttons.length]?.focus();
         }
         // Keys never reach the page while the dialog is open.
         event.stopPropagation();

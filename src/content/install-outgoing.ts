@@ -70,6 +70,12 @@ export function installOutgoing(deps: InstallOutgoingDeps): OutgoingBridge {
     body: t('confirm_send_body'),
     sendAnyway: t('confirm_send_anyway'),
     cancel: t('confirm_send_cancel'),
+    bound: {
+      title: t('confirm_bound_title'),
+      body: t('confirm_bound_body'),
+      sendAsTyped: t('confirm_bound_send_as_typed'),
+      edit: t('confirm_bound_edit'),
+    },
     finding: (kind, rule) =>
       t('confirm_send_finding', [
         kindPhrase(kind as Parameters<typeof kindPhrase>[0], t),
@@ -87,10 +93,11 @@ export function installOutgoing(deps: InstallOutgoingDeps): OutgoingBridge {
         spans,
         marks,
         conversation,
-        ask: (findings) => dialog.ask(findings),
+        ask: (findings, bound) => dialog.ask(findings, bound),
         toPage: deps.toPage,
         report: deps.report,
         cancelledNotice: (requestId) => reports.cancelled(requestId),
+        editNotice: (requestId) => reports.edit(requestId),
       });
     },
     armNextPaste: () => tracker.armNextPaste(),

@@ -16,6 +16,7 @@ export const OUT_NOTICE_KEYS = {
   blocked: 'notice_out_blocked',
   failed: 'notice_out_failed',
   cancelled: 'notice_out_cancelled',
+  edit: 'notice_out_edit',
 } as const;
 
 export class OutgoingReports {
@@ -70,5 +71,10 @@ export class OutgoingReports {
 
   cancelled(requestId: string): void {
     this.sinks.notice(`${requestId}:cancelled`, this.translate(OUT_NOTICE_KEYS.cancelled), 'info');
+  }
+
+  /** Issue 20: an integrity-bound message left unsent for the person to edit. */
+  edit(requestId: string): void {
+    this.sinks.notice(`${requestId}:edit`, this.translate(OUT_NOTICE_KEYS.edit), 'info');
   }
 }

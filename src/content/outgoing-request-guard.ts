@@ -20,6 +20,12 @@
  *    stripped, chains cut) for clients that send the history; what it changed
  *    is reported too (projection-events.ts).
  *
+ * Integrity-bound formats (RequestRecogniser.integrityBound: Z.ai signs the
+ * person's text, WIRE-FORMATS-2.md §0.2) are never rewritten: a changed copy
+ * would be rejected by the server and break the chat. When steps 2–3 would
+ * change the text, or warn, the person is asked instead (send as typed, edit,
+ * or cancel); a block still blocks.
+ *
  * Fail closed: any exception on a recognised request refuses the send
  * (`failed`); the caller rejects the page's fetch and the bridge shows a notice.
  *
@@ -74,8 +80,12 @@ export interface OutgoingGuardDeps {
   warmSetup(): Promise<OutgoingSetup>;
   /** Which spans of `newTexts` were pasted as untrusted, which `history` indices are reference-only. */
   lookup(newTexts: string[], history: string[]): Promise<OutgoingMarks>;
-  /** Asks the person about the warned findings; resolves with their answer. */
-  confirm(findings: readonly OutgoingFinding[]): Promise<'send' | 'cancel'>;
+  /**
+   * Asks the person about the warned findings; resolves with their answer. With
+   * `bound` (an integrity-bound request the guard may not change) the findings are
+   * everything it would have changed, and "edit" is an answer too.
+   */
+  confirm(findings: readonly OutgoingFinding[], bound?: boolean): Promise<SendDecision>;
   /** Reports what happened to this request (direction `out`). */
   report(format: string, events: PageGuardEvent[]): void;
   /**
@@ -85,6 +95,9 @@ export interface OutgoingGuardDeps {
    */
   pace?(): Promise<void> | undefined;
 }
+
+/** The person's answer to the confirm dialog ("edit": not sent, back to the message). */
+export type SendDecision = 'send' | 'edit' | 'cancel';
 
 export type OutgoingOutcome =
   { send: true; body: string } | { send: false; reason: 'blocked' | 'cancelled' | 'failed' };
@@ -197,7 +210,10 @@ async function guardSteps(
     policy: setup.policy,
     alwaysOnOnly: !setup.warm,
   });
-  const events = findingEvents(dlp.findings, setup.pack);
+  const bound = adapter.integrityBound === true;
+  // Integrity-bound: nothing is redacted in the copy, so the popup and the log say "warn".
+  const reported = bound ? dlp.findings.map(askedInstead) : dlp.findings;
+  const events = findingEvents(reported, setup.pack);
   if (dlp.error !== undefined) {
     deps.report(adapter.name, [
       ...events,
@@ -207,6 +223,7 @@ async function guardSteps(
   }
   if (events.length > 0) deps.report(adapter.name, events);
   if (dlp.decision === 'block') return { send: false, reason: 'blocked' };
+  if (bound) return askBound(body, dlp.body !== body || dlp.decision === 'warn', reported, deps);
   if (dlp.decision === 'warn') {
     const answer = await deps.confirm(dlp.findings.filter((f) => f.action === 'warn'));
     if (answer !== 'send') return { send: false, reason: 'cancelled' };
@@ -227,6 +244,27 @@ async function guardSteps(
   const changes = projectionEvents(projected.changes, history, 'projection');
   if (changes.length > 0) deps.report(adapter.name, changes);
   return { send: true, body: projected.body };
+}
+
+/** A finding the policy would redact, asked about instead (integrity-bound requests). */
+function askedInstead(finding: OutgoingFinding): OutgoingFinding {
+  return finding.action === 'redact' ? { ...finding, action: 'warn' } : finding;
+}
+
+/**
+ * An integrity-bound request: sent exactly as typed, or not at all. Asks only
+ * when the guard would have changed the text (a redaction, a pasted-span
+ * envelope) or warned; "send" sends the page's own body.
+ */
+async function askBound(
+  body: string,
+  wouldChange: boolean,
+  findings: readonly OutgoingFinding[],
+  deps: OutgoingGuardDeps,
+): Promise<OutgoingOutcome> {
+  if (!wouldChange) return { send: true, body };
+  const answer = await deps.confirm(findings, true);
+  return answer === 'send' ? { send: true, body } : { send: false, reason: 'cancelled' };
 }
 
 /** Guards one recognised request body; never throws (a failure refuses the send). */

@@ -27,6 +27,7 @@ import {
   type OutgoingMarks,
   type OutgoingOutcome,
   type OutgoingSetup,
+  type SendDecision,
   guardOutgoingRequestBody,
 } from './outgoing-request-guard.ts';
 
@@ -59,7 +60,7 @@ export interface RequestHost {
 
 export function createRequestHost(deps: RequestHostDeps): RequestHost {
   const lookups = new Map<string, (marks: OutgoingMarks) => void>();
-  const decisions = new Map<string, (decision: 'send' | 'cancel') => void>();
+  const decisions = new Map<string, (decision: SendDecision) => void>();
 
   const lookup = (texts: string[], history: string[]): Promise<OutgoingMarks> => {
     const requestId = deps.newId();
@@ -72,7 +73,7 @@ export function createRequestHost(deps: RequestHostDeps): RequestHost {
     });
   };
 
-  const confirm = (findings: readonly OutgoingFinding[]): Promise<'send' | 'cancel'> => {
+  const confirm = (findings: readonly OutgoingFinding[], bound = false): Promise<SendDecision> => {
     const requestId = deps.newId();
     return new Promise((resolve) => {
       decisions.set(requestId, resolve);
@@ -81,6 +82,7 @@ export function createRequestHost(deps: RequestHostDeps): RequestHost {
         type: 'confirm-send',
         requestId,
         findings: findings.map((f) => ({ rule: f.rule, kind: f.kind, matched: f.text })),
+        ...(bound ? { bound } : {}),
       });
     });
   };

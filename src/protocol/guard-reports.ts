@@ -77,6 +77,11 @@ export type GuardReport =
       type: 'confirm-send';
       requestId: string;
       findings: { rule: string; kind: RuleKind; matched: string }[];
+      /**
+       * Issue 20: the request is integrity-bound (Z.ai signs the text): the guard may
+       * not change it, so the person chooses to send it as typed, edit it, or cancel.
+       */
+      bound?: boolean;
     }
   /**
    * Issue 5: before a recognised request leaves, the texts the bridge's marks
@@ -89,7 +94,7 @@ export type GuardReport =
 
 export type GuardAnswer =
   /** Issue 5: the person's answer to `confirm-send`. */
-  | { v: 1; type: 'send-decision'; requestId: string; decision: 'send' | 'cancel' }
+  | { v: 1; type: 'send-decision'; requestId: string; decision: 'send' | 'edit' | 'cancel' }
   /**
    * Issue 5: the answer to `outgoing-lookup`: the pasted spans (as found in
    * the request's new texts, so nothing the request does not already carry)

@@ -21,6 +21,7 @@ import { type LiveView, applyLiveMessage, liveViewOf } from './live-view.ts';
 import { RecentLog } from './recent-log.tsx';
 import { ReferenceOnlyPanel } from './reference-only-panel.tsx';
 import { type SiteState, SiteStatus } from './site-status.tsx';
+import { SignedSendsNote } from './signed-sends-note.tsx';
 import { SiteToggle } from './site-toggle.tsx';
 
 /** Audit records the popup lists (the options page exports the whole log). */
@@ -183,6 +184,7 @@ export function Popup() {
       ) : (
         <>
           <SiteStatus host={host} state={siteState} />
+          <SignedSendsNote host={host} />
           {view.kind === 'ready' && view.state.site !== '' ? (
             <SiteToggle
               enabled={view.state.enabled}

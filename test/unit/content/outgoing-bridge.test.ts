@@ -75,24 +75,32 @@ describe('ReferenceOnlyMarks', () => {
 });
 
 describe('handleOutgoingMessage', () => {
-  function deps(answer: 'send' | 'cancel') {
+  function deps(answer: 'send' | 'edit' | 'cancel') {
     const toPage: GuardAnswer[] = [];
     const reports: ContentToBackground[] = [];
     const cancelled: string[] = [];
+    const edited: string[] = [];
+    const asked: boolean[] = [];
     const spans = new PastedSpans();
     spans.add('pasted material, long enough');
     return {
       toPage,
       reports,
       cancelled,
+      edited,
+      asked,
       deps: {
         spans,
         marks: new ReferenceOnlyMarks(digest),
         conversation: () => '/c',
-        ask: () => Promise.resolve(answer),
+        ask: (_findings: unknown, bound: boolean) => {
+          asked.push(bound);
+          return Promise.resolve(answer);
+        },
         toPage: (m: GuardAnswer) => toPage.push(m),
         report: (m: ContentToBackground) => reports.push(m),
         cancelledNotice: (id: string) => cancelled.push(id),
+        editNotice: (id: string) => edited.push(id),
       },
     };
   }
@@ -142,6 +150,21 @@ describe('handleOutgoingMessage', () => {
     expect(d.toPage).toEqual([
       { v: 1, type: 'send-decision', requestId: 'r3', decision: 'cancel' },
     ]);
+  });
+
+  it('an integrity-bound request asks the bound dialog; "edit" answers edit, logs nothing', async () => {
+    const d = deps('edit');
+    const findings = [{ rule: 'github-pat', kind: 'secret' as const, matched: 'x' }];
+    handleOutgoingMessage(
+      { v: 1, type: 'confirm-send', requestId: 'r4', findings, bound: true },
+      d.deps,
+    );
+    await settle();
+    expect(d.asked).toEqual([true]);
+    expect(d.reports).toEqual([]);
+    expect(d.edited).toEqual(['r4']);
+    expect(d.cancelled).toEqual([]);
+    expect(d.toPage).toEqual([{ v: 1, type: 'send-decision', requestId: 'r4', decision: 'edit' }]);
   });
 
   it('leaves other reports to the report handler', () => {

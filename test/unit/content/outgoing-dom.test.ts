@@ -75,10 +75,11 @@ describe('ConfirmSendDialog', () => {
     sendAnyway: 'Send anyway',
     cancel: 'Cancel',
     finding: (kind: string, rule: string) => `${kind}/${rule}`,
+    bound: { title: 'Signed', body: 'Cannot change it.', sendAsTyped: 'As typed', edit: 'Edit' },
   };
 
   /** Opens the dialog, keeping a handle on its closed shadow root (as a test only can). */
-  async function open(dialog: ConfirmSendDialog) {
+  async function open(dialog: ConfirmSendDialog, bound = false) {
     let root: ShadowRoot | undefined;
     const attach = Element.prototype.attachShadow;
     Element.prototype.attachShadow = function (init: ShadowRootInit) {
@@ -86,7 +87,7 @@ describe('ConfirmSendDialog', () => {
       return root;
     };
     try {
-      const answer = dialog.ask([{ kind: 'pii', rule: 'email-address' }]);
+      const answer = dialog.ask([{ kind: 'pii', rule: 'email-address' }], bound);
       await new Promise((resolve) => setTimeout(resolve, 0));
       return { answer, root: root as ShadowRoot };
     } finally {
@@ -121,5 +122,34 @@ describe('ConfirmSendDialog', () => {
     expect(document.querySelectorAll(CONFIRM_HOST_TAG)).toHaveLength(1);
     (document.querySelector(CONFIRM_HOST_TAG) as HTMLElement).remove();
     void second;
+  });
+
+  it('integrity-bound: its own words, three answers; Shift+Tab from cancel reaches "edit"', async () => {
+    const before = document.createElement('textarea');
+    document.body.append(before);
+    before.focus();
+    const { answer, root } = await open(new ConfirmSendDialog(document, strings), true);
+    expect(root.querySelector('h2')?.textContent).toBe('Signed');
+    const labels = [...root.querySelectorAll('button')].map((b) => b.textContent);
+    expect(labels).toEqual(['As typed', 'Edit', 'Cancel']);
+    const cancel = root.querySelector('button.cancel') as HTMLButtonElement;
+    expect(root.activeElement).toBe(cancel);
+    cancel.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Tab', shiftKey: true, bubbles: true }),
+    );
+    const edit = root.querySelector('button.edit') as HTMLButtonElement;
+    expect(root.activeElement).toBe(edit);
+    edit.click();
+    expect(await answer).toBe('edit');
+    // Back to the message the person is to edit.
+    expect(document.activeElement).toBe(before);
+    before.remove();
+  });
+
+  it('the ordinary dialog has no "edit" answer', async () => {
+    const { answer, root } = await open(new ConfirmSendDialog(document, strings));
+    expect(root.querySelector('button.edit')).toBeNull();
+    (root.querySelector('button.cancel') as HTMLButtonElement).click();
+    expect(await answer).toBe('cancel');
   });
 });
