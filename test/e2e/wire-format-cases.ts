@@ -12,6 +12,7 @@ import type { Page } from 'puppeteer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeGithubToken, scriptedAnswer } from '../mock-chat/scripted-answers.ts';
 import type { MockChat } from '../mock-chat/server.ts';
+import { describeChineseSites } from './chinese-site-cases.ts';
 import { askMockChat } from './launch.ts';
 
 interface WireAnswer {
@@ -155,5 +156,7 @@ export function describeWireFormats(context: () => WireCaseContext): void {
       await expect.poll(() => chat.sent(outcome.id)?.closedEarly, { timeout: 5_000 }).toBe(true);
       expect(chat.sent(outcome.id)?.finished).toBe(false);
     });
+
+    describeChineseSites(context);
   });
 }

@@ -32,6 +32,7 @@ import { createNoSilentRoutes } from './no-silent-path-routes.ts';
 import { createGuardNoticeRoutes } from './guard-notice-routes.ts';
 import { createPageHookRoutes } from './page-hook-routes.ts';
 import { createReferenceOnlyRoutes } from './reference-only-routes.ts';
+import { createChineseSiteRoutes } from './chinese-site-routes.ts';
 import { byteChunks, scriptedAnswer } from './scripted-answers.ts';
 import { anthropicJson, anthropicSse, openAiChatJson, openAiChatSse } from './wire-answers.ts';
 import { readBody } from './request-body.ts';
@@ -296,8 +297,12 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   // An EventSource in no known format, a no-chat socket's binary frame, a service worker (issue 18).
   const noSilent = createNoSilentRoutes({ attackerUrl: attacker.url });
 
+  // Kimi's Connect envelopes, Doubao and Qianwen answers (issue 20; chinese-site-routes.ts).
+  const chineseSites = createChineseSiteRoutes({ chunkDelayMs });
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
+    if (chineseSites.handle(req, res, url)) return;
     if (demo.handle(req, res, url)) return;
     if (hookRoutes.handle(req, res, url)) return;
     if (referenceOnly.handle(req, res, url)) return;

@@ -301,16 +301,19 @@ export const recognisers = {
     'connect',
     /\/apiv2\/kimi\.gateway\.chat\.v1\.ChatService\/Chat(?:[?#]|$)/,
   ),
-  /** Doubao (§3.3, MED): the current `/chat/completion` SSE (not the legacy `samantha` one). */
-  doubaoWeb: bySiteUrl('doubao-web', 'sse', /doubao\.com\/chat\/completion(?:[?#]|$)/),
+  /**
+   * Doubao (§3.3, MED): the current `/chat/completion?aid=…` SSE (not the legacy
+   * `samantha` one), by path and its app-id parameter (DeepSeek's route has none).
+   */
+  doubaoWeb: bySiteUrl('doubao-web', 'sse', /\/chat\/completion\?(?:[^#]*&)?aid=\d/),
   /** Tencent Yuanbao (§3.4, MED). */
   yuanbaoWeb: bySiteUrl(
     'yuanbao-web',
     'sse',
     /yuanbao\.tencent\.com\/api\/chat\/[^/?#]+(?:[?#]|$)/,
   ),
-  /** Qianwen (§3.2, LOW): the current `chat2.qianwen.com` SSE. */
-  qianwenWeb: bySiteUrl('qianwen-web', 'sse', /qianwen\.com\/api\/v2\/chat(?:[?#]|$)/),
+  /** Qianwen (§3.2, LOW): the current `chat2.qianwen.com` SSE, by path and its `biz_id`. */
+  qianwenWeb: bySiteUrl('qianwen-web', 'sse', /\/api\/v2\/chat\?(?:[^#]*&)?biz_id=ai_qwen/),
   /** big-AGI v2 (§4.7, HIGH): its server's tRPC JSON-lines answer, on any host (self-hosted). */
   bigAgi: bySiteUrl(
     'big-agi',
