@@ -14,10 +14,11 @@
  * the token redacted whole (no 8-unit fragment), the image neutralised and the
  * text after it kept, the attacker gets no hit, the SDK client reports no error
  * and the console shows none, and the audit log names the AI SDK format that
- * guarded it, also when the server drops the SDK's marker headers. A harmless
- * answer renders exactly as sent. With exfiltration set to block, each client
- * shows the answer up to the image and ends it without error (the adapters'
- * `blockEnding`, as the SDK's server ends a refused answer). The same pages in
+ * guarded it, also when the server drops the SDK's marker headers or cuts its
+ * writes into 5-byte pieces. A harmless answer renders exactly as sent. With
+ * exfiltration set to block, each client shows the answer up to the image and
+ * ends it without error (the adapters' `blockEnding`, as the SDK's server ends
+ * a refused answer). The same pages in
  * Chromium without the extension show the token and fetch the image, so the
  * checks above can fail.
  */
@@ -50,7 +51,7 @@ const FORMAT_OF: Record<AiSdkClient, string> = {
 };
 
 /** The harmless answer as the page's Markdown renders it. */
-const HARMLESS_TEXT = 'The forecast is mild and dry, see the notes.';
+const HARMLESS_TEXT = 'The forecast is mild and dry — à bientôt, 数据 😀, see the notes.';
 
 /** Every 8-unit piece of `secret` that `text` shows (DESIGN.md §3.10's fragment size). */
 function fragments(text: string, secret: string): string[] {
@@ -89,9 +90,11 @@ async function tokenRecords(extensionPage: Page, format: string): Promise<number
 }
 
 /**
- * Each client's page; `?bare` drops the SDK's marker headers (the text stream
- * has none), so the guard knows the stream by the request's shape and the body
- * alone (WIRE-FORMATS-2.md §1, "Detection pitfall").
+ * Each client's page as the SDK serves it; with `?bare`, without the SDK's marker
+ * headers (the text stream has none), so the guard knows the stream by the
+ * request's shape and the body alone (WIRE-FORMATS-2.md §1, "Detection
+ * pitfall"); with `?split=5`, every write cut into 5-byte pieces, so events,
+ * lines and UTF-8 characters arrive cut (ai-sdk-server.ts `WireOptions`).
  */
 const PAGES = [
   ...AI_SDK_CLIENTS.map((client) => ({ client, query: '' })),
@@ -99,6 +102,7 @@ const PAGES = [
     client,
     query: '?bare',
   })),
+  ...AI_SDK_CLIENTS.map((client) => ({ client, query: '?split=5' })),
 ];
 
 /** Sets the answers' policy for exfiltration (settings-schema.ts `policy.incoming`). */

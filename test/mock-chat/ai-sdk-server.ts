@@ -11,8 +11,8 @@
  * - `POST /api/ai-sdk/v4`: the SDK 4 data stream (§1.6), each part written by
  *   @ai-sdk/ui-utils `formatDataStreamPart`.
  *
- * With `?bare` on the page's URL (the pages pass their query on to the API), the
- * answer goes without the SDK's marker headers.
+ * The page's query goes on to the API: `?bare` drops the SDK's marker headers,
+ * `?split=N` cuts every write into N-byte pieces (`WireOptions`).
  *
  * A prompt naming a secret gets an answer whose model deltas split a GitHub token
  * and a Markdown image pointing at the attacker (attacker-server.ts, another
@@ -77,11 +77,11 @@ export function attackDeltas(attackerUrl: string): string[] {
   ];
 }
 
-/** The harmless answer: Markdown the page must render exactly as sent. */
+/** The harmless answer: Markdown the page must render exactly as sent (multi-byte text too). */
 export const HARMLESS_DELTAS = [
   'The forecast is ',
   '**mild** and ',
-  'dry, see [the notes](https://example.org/notes).',
+  'dry — à bientôt, 数据 😀, see [the notes](https://example.org/notes).',
 ];
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
@@ -95,27 +95,49 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   res.end(body);
 }
 
-/**
- * The response headers, without the SDK's marker headers when `bare`: apps and
- * proxies drop them and the client never checks them (WIRE-FORMATS-2.md §1,
- * "Detection pitfall"), so the guard must know the stream by the request's
- * shape and the body alone.
- */
-function headersOf(headers: Record<string, string>, bare: boolean): Record<string, string> {
-  if (!bare) return headers;
+/** How the answer goes on the wire (the page's query, passed on to the API). */
+export interface WireOptions {
+  /**
+   * `?bare`: without the SDK's marker headers. Apps and proxies drop them and the
+   * client never checks them (WIRE-FORMATS-2.md §1, "Detection pitfall"), so the
+   * guard must know the stream by the request's shape and the body alone.
+   */
+  bare: boolean;
+  /**
+   * `?split=N`: every write cut into N-byte pieces, as a proxy or a slow network
+   * delivers them, so events, lines and UTF-8 characters arrive cut; 0 writes
+   * what the SDK hands over as it is.
+   */
+  split: number;
+}
+
+function headersOf(headers: Record<string, string>, wire: WireOptions): Record<string, string> {
+  if (!wire.bare) return headers;
   return Object.fromEntries(
     Object.entries(headers).filter(([name]) => !name.toLowerCase().startsWith('x-vercel-ai-')),
   );
 }
 
+/** Writes `chunk`, cut into `wire.split`-byte pieces with a pause between them. */
+async function writeChunk(res: ServerResponse, chunk: Uint8Array, wire: WireOptions) {
+  if (wire.split <= 0) {
+    res.write(chunk);
+    return;
+  }
+  for (let at = 0; at < chunk.length && !res.destroyed; at += wire.split) {
+    res.write(chunk.subarray(at, at + wire.split));
+    await sleep(1);
+  }
+}
+
 /** Writes a web `Response` (the SDK's) to Node's response as its chunks come. */
-async function pipeResponse(response: Response, res: ServerResponse, bare: boolean) {
-  res.writeHead(response.status, headersOf(Object.fromEntries(response.headers), bare));
+async function pipeResponse(response: Response, res: ServerResponse, wire: WireOptions) {
+  res.writeHead(response.status, headersOf(Object.fromEntries(response.headers), wire));
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done || res.destroyed) break;
-    res.write(value);
+    await writeChunk(res, value, wire);
   }
   res.end();
 }
@@ -179,7 +201,7 @@ function stream5(deltas: readonly string[], prompt: string) {
 }
 
 /** SDK 4's data stream, part by part as `streamText(...).toDataStreamResponse()` wrote it. */
-async function writeDataStream(deltas: readonly string[], res: ServerResponse, bare: boolean) {
+async function writeDataStream(deltas: readonly string[], res: ServerResponse, wire: WireOptions) {
   const usage = { promptTokens: 3, completionTokens: 10 };
   const parts = [
     formatDataStreamPart('start_step', { messageId: 'msg-v4' }),
@@ -192,10 +214,10 @@ async function writeDataStream(deltas: readonly string[], res: ServerResponse, b
     'x-vercel-ai-data-stream': 'v1',
     'cache-control': 'no-cache',
   };
-  res.writeHead(200, headersOf(headers, bare));
+  res.writeHead(200, headersOf(headers, wire));
   for (const part of parts) {
     if (res.destroyed) return;
-    res.write(part);
+    await writeChunk(res, Buffer.from(part), wire);
     await sleep(CHUNK_DELAY_MS);
   }
   res.end();
@@ -251,19 +273,19 @@ export async function startAiSdkServer(): Promise<AiSdkServer> {
     client: AiSdkClient,
     req: IncomingMessage,
     res: ServerResponse,
-    bare: boolean,
+    wire: WireOptions,
   ) => {
     const body = await readBody(req, MAX_BODY_BYTES);
     const prompt = client === 'v4' ? v4Prompt(body) : await uiPrompt(body, client);
     const said = deltas(prompt);
-    if (client === 'v4') return writeDataStream(said, res, bare);
+    if (client === 'v4') return writeDataStream(said, res, wire);
     if (client === 'v5')
-      return pipeResponse(stream5(said, prompt).toUIMessageStreamResponse(), res, bare);
+      return pipeResponse(stream5(said, prompt).toUIMessageStreamResponse(), res, wire);
     const result = stream6(said, prompt);
     return pipeResponse(
       client === 'text' ? result.toTextStreamResponse() : result.toUIMessageStreamResponse(),
       res,
-      bare,
+      wire,
     );
   };
 
@@ -281,13 +303,15 @@ export async function startAiSdkServer(): Promise<AiSdkServer> {
         (error: unknown) => send(res, 500, 'text/plain; charset=utf-8', `bundle: ${String(error)}`),
       );
     } else if (api) {
-      answer(api[1] as AiSdkClient, req, res, url.searchParams.has('bare')).catch(
-        (error: unknown) => {
-          refused.push(`${route}: ${String(error)}`);
-          if (!res.headersSent) send(res, 400, 'text/plain; charset=utf-8', 'refused');
-          else res.destroy();
-        },
-      );
+      const wire = {
+        bare: url.searchParams.has('bare'),
+        split: Math.min(Math.max(Number(url.searchParams.get('split')) || 0, 0), 64),
+      };
+      answer(api[1] as AiSdkClient, req, res, wire).catch((error: unknown) => {
+        refused.push(`${route}: ${String(error)}`);
+        if (!res.headersSent) send(res, 400, 'text/plain; charset=utf-8', 'refused');
+        else res.destroy();
+      });
     } else {
       send(res, 404, 'text/plain; charset=utf-8', 'not found');
     }
