@@ -10,11 +10,10 @@
  *
  * Page code may have replaced any global by the time a body arrives, so the
  * byte codec uses only built-ins captured when this script started, and reads
- * and writes only typed arrays and objects without a prototype.
+ * and writes only typed arrays and strings.
  */
 import {
   apply,
-  create,
   decodeText,
   KEEP_BOM,
   NativeTextDecoder,
@@ -53,21 +52,11 @@ export function utf8BodyCodec(): BodyCodec {
 const fromCharCode = String.fromCharCode;
 const charCodeAt = String.prototype.charCodeAt;
 const NativeUint8Array = Uint8Array;
-/** Code units per `fromCharCode` call (its arguments are bounded). */
-const SLICE = 0x2000;
 
-type Units = Record<number, number> & { length: number };
-
+/** One call per byte: simple, and small in the MAIN-world script (its size is budgeted). */
 function byteStringOf(bytes: Uint8Array): string {
   let text = '';
-  for (let at = 0; at < bytes.length; at += SLICE) {
-    const end = at + SLICE < bytes.length ? at + SLICE : bytes.length;
-    // An array-like without a prototype: `apply` reads its length and indices only.
-    const units = create(null) as Units;
-    units.length = end - at;
-    for (let i = at; i < end; i++) units[i - at] = bytes[i] as number;
-    text += apply(fromCharCode, null, units as unknown as number[]) as string;
-  }
+  for (let i = 0; i < bytes.length; i++) text += fromCharCode(bytes[i] as number);
   return text;
 }
 
