@@ -175,6 +175,25 @@ describe('installEventSourceHook', () => {
       );
     });
 
+    it('keeps one guard across a reconnection: a secret cut at the drop is redacted whole', async () => {
+      const { EventSource, opened } = hookedRealm();
+      const source = new EventSource('/api/notes');
+      const received: string[] = [];
+      let errors = 0;
+      source.addEventListener('chunk', (event) => received.push((event as MessageEvent).data));
+      source.onerror = () => errors++;
+      const cut = answerText.indexOf(token) + 9;
+      source.emit('chunk', answerText.slice(0, cut), '1');
+      await settle();
+      source.drop();
+      source.emit('chunk', answerText.slice(cut), '2');
+      source.emit('end', 'done', '3');
+      source.giveUp();
+      await vi.waitFor(() => expect(errors).toBe(2));
+      expect(received.join('')).toBe('The deploy token is [redacted:github-pat]. Rotate it.');
+      expect(opened).toEqual(['generic']);
+    });
+
     it("stays the browser's own when not even the generic adapter claims it", () => {
       const { EventSource, stats } = hookedRealm(undefined, () => undefined);
       const source = new EventSource('/ticks');

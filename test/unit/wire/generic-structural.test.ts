@@ -350,6 +350,29 @@ describe('the generic structural adapter', () => {
     expect(rewriter.end()).toBe('');
   });
 
+  it('SSE JSON data that says {"done":true} ends the answer the same way', () => {
+    const rewriter = new StreamRewriter(genericAdapter, pack);
+    const message = (json: unknown) => `data: ${JSON.stringify(json)}\n\n`;
+    const out =
+      rewriter.push(message({ out: 'Key ghp_EXAMPLEexam' })) +
+      rewriter.push(message({ out: 'pleEXAMPLEexample01234567 Thanks' })) +
+      rewriter.push(message({ done: true, note: 'fin' }));
+    expect(out).toBe(
+      message({ out: `Key ${REDACTED}` }) +
+        message({ out: ' Thanks' }) +
+        message({ done: true, note: 'fin' }),
+    );
+    // `"done": true` in a string, or `done: false`, is no end: no guard stream ends there.
+    const endsOf = (after: string) => {
+      const session = genericAdapter.open();
+      const frames = genericAdapter.createFramer().push(message({ out: 'Hello' }) + after);
+      return frames.map((frame) => session.decode(frame).ends ?? []);
+    };
+    expect(endsOf(message({ note: 'the task is "done": true' }))).toEqual([[], []]);
+    expect(endsOf(message({ done: false }))).toEqual([[], []]);
+    expect(endsOf(message({ done: true }))).toEqual([[], ['sse:message/out']]);
+  });
+
   it('data that reads "done" is the answer’s text, not an end: continuity holds across it', () => {
     const piece = (text: string) => `event: piece\ndata: ${text}\n\n`;
     const body = piece('Key ghp_EXAMPLEexam') + piece('done') + piece('pleEXAMPLEexample01234567');

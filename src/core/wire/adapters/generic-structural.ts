@@ -7,8 +7,8 @@
  * plain text.
  *
  * Continuity: the strings found at one path (per SSE event name, per line
- * prefix) form one guard stream, whatever frames they come in, until `[DONE]` or
- * an event of a terminal type (`done`, `end`…) ends them all. Each new value
+ * prefix) form one guard stream, whatever frames they come in, until `[DONE]`,
+ * an event of a terminal type (`done`, `end`…) or `{"done":true}` ends them all. Each new value
  * at a path is read against the text seen there so far:
  * - it extends that text (`"Hel"`, then `"Hello"`): a growing snapshot; the
  *   new suffix is guarded and the frame carries the guarded whole;
@@ -52,6 +52,23 @@ const TERMINAL_EVENT_TYPE =
 
 function isTerminalEventType(type: string | undefined): boolean {
   return type !== undefined && TERMINAL_EVENT_TYPE.test(type);
+}
+
+/**
+ * JSON data whose top-level object says `"done": true` (Ollama's lines, and many
+ * streams of their own shape): the same end as a terminal event type. A boolean field
+ * of the server's object, never a string the model wrote.
+ */
+function saysDone(json: string): boolean {
+  if (!/"done"\s*:\s*true/.test(json)) return false;
+  try {
+    const value = JSON.parse(json) as unknown;
+    return (
+      typeof value === 'object' && value !== null && (value as { done?: unknown }).done === true
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The channel of a body's plain text (text frames, unreadable lines). */
@@ -224,11 +241,11 @@ export function genericSession(): GenericSession {
     if (lines === undefined || lines.data !== frame.sse.data) return asText(frame);
     const scope = `sse:${frame.sse.event ?? 'message'}`;
     if (lines.data.trim() === '[DONE]') return own({ ...passThrough(frame), ends: paths.endAll() });
-    // A terminal event type (`event: done`): the answer's text is complete before it,
-    // and the event's own text is decided with it.
-    const last = isTerminalEventType(frame.sse.event);
-    const ends = last ? paths.endAll() : [];
     const strings = scanJsonStrings(lines.data);
+    // A terminal event (`event: done`, `{"done":true}`): the answer's text is complete
+    // before it, and the event's own text is decided with it.
+    const last = isTerminalEventType(frame.sse.event) || (strings !== null && saysDone(lines.data));
+    const ends = last ? paths.endAll() : [];
     const render = (data: string) => lines.render(data);
     const dataKey = `${scope}#data`;
     // Not JSON: the data itself is the text.
