@@ -192,6 +192,7 @@ export class GuardBackground {
         ...deps.otlp,
         db: this.db,
         local: deps.storage,
+        ...(deps.session ? { session: deps.session } : {}),
         managedEndpoint: async () => (await this.managed.read()).policy.auditExport?.endpoint,
         hasOrigins: deps.hasOrigins,
         now: this.now,

@@ -43,13 +43,19 @@ export const EXPORT_SETTINGS_KEY = 'auditExport';
 export const EXPORT_STATUS_KEY = 'auditExportStatus';
 /** The alarm that wakes a stopped worker to retry. */
 export const EXPORT_ALARM = 'csg-audit-export';
+/**
+ * storage.session key of the backoff (`{ failures, nextAt }`): a worker restarted
+ * during an outage waits out the backoff instead of starting it over (Firefox
+ * suspends an idle event page within seconds; Chrome stops an idle worker).
+ */
+export const EXPORT_BACKOFF_KEY = 'auditExportBackoff';
 
 export const DEFAULT_EXPORT_BATCH = 100;
 export const DEFAULT_EXPORT_DELAY_MS = 1_000;
 /** A request with no answer after this long counts as failed. */
 const REQUEST_TIMEOUT_MS = 15_000;
-/** The alarm set before each request fires after this long if the worker is gone. */
-const IN_FLIGHT_ALARM_MS = 60_000;
+/** The alarm set before each request fires after this long if the worker is gone (Chrome's minimum). */
+const IN_FLIGHT_ALARM_MS = 30_000;
 
 /** What the options page shows (no content: counts, times and an HTTP status). */
 export interface ExportStatus {
@@ -72,6 +78,8 @@ export interface OtlpExporterDeps {
   db(): Promise<AuditDb>;
   /** storage.local: the person's endpoint, the install id, the status. */
   local: InstallIdStorage;
+  /** storage.session: the backoff, kept across worker restarts (absent: in memory only). */
+  session?: InstallIdStorage;
   /** The organisation's endpoint (managed policy `auditExport.endpoint`), if any. */
   managedEndpoint(): Promise<string | undefined>;
   /** `permissions.contains({ origins })`. */
@@ -92,6 +100,9 @@ type Outcome = { ok: true } | { ok: false; status: number; retryAfter: string | 
 export class OtlpExporter {
   private config: Promise<EndpointInForce | undefined> | undefined;
   private failures = 0;
+  /** When the next attempt is due while backing off (ms since the epoch). */
+  private nextAt = 0;
+  private backoffRestored: Promise<void> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private draining: Promise<void> | undefined;
   private again = false;
@@ -123,9 +134,9 @@ export class OtlpExporter {
       : (this.deps.queueBound ?? DEFAULT_EXPORT_QUEUE_BOUND);
   }
 
-  /** Worker start: deliver what an earlier worker left queued. */
+  /** Worker start: deliver what an earlier worker left queued (after its backoff, if any). */
   start(): void {
-    void this.drainNow();
+    void this.drainNow(false);
   }
 
   /** Records were logged (and queued): deliver them soon, in one batch with their neighbours. */
@@ -133,7 +144,7 @@ export class OtlpExporter {
     if (this.timer !== undefined || this.failures > 0) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.drainNow();
+      void this.drainNow(false);
     }, this.deps.batchDelayMs ?? DEFAULT_EXPORT_DELAY_MS);
   }
 
@@ -144,7 +155,7 @@ export class OtlpExporter {
   /** The endpoint or its permission changed: re-read, and start over (or stop). */
   async reconfigure(): Promise<void> {
     this.config = undefined;
-    this.failures = 0;
+    await this.setBackoff(0, 0);
     const config = await this.endpoint();
     if (config === undefined) {
       // Off: what was queued for an endpoint no longer set is not sent anywhere.
@@ -155,15 +166,26 @@ export class OtlpExporter {
     await this.drainNow();
   }
 
-  /** Drains now; a drain already running runs once more when it ends. */
-  drainNow(): Promise<void> {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+  /**
+   * Drains now (`due`: the retry's timer or alarm, or a change) or, when not due
+   * and still backing off, when the backoff ends. A drain already running runs
+   * once more when it ends.
+   */
+  drainNow(due = true): Promise<void> {
     if (this.draining) {
+      // Once more when it ends, unless it ends in a failure (then the backoff decides).
       this.again = true;
       return this.draining;
     }
     this.draining = (async () => {
+      this.backoffRestored ??= this.restoreBackoff();
+      await this.backoffRestored;
+      if (!due && this.failures > 0 && this.nextAt > this.now()) {
+        this.armTimer(this.nextAt - this.now());
+        return;
+      }
+      if (this.timer !== undefined) clearTimeout(this.timer);
+      this.timer = undefined;
       do {
         this.again = false;
         await this.drain().catch(() => this.retryLater(0, null));
@@ -189,7 +211,7 @@ export class OtlpExporter {
     for (;;) {
       const batch = await peekQueue(db, this.deps.maxBatch ?? DEFAULT_EXPORT_BATCH);
       if (batch.length === 0) {
-        this.failures = 0;
+        await this.setBackoff(0, 0);
         await this.deps.alarms?.clear(EXPORT_ALARM);
         await this.saveStatus(config, {});
         return;
@@ -208,7 +230,7 @@ export class OtlpExporter {
         batch.map((record) => record.id),
         dropped,
       );
-      this.failures = 0;
+      if (this.failures > 0) await this.setBackoff(0, 0);
       await this.saveStatus(config, { lastDeliveredAt: this.now() });
     }
   }
@@ -237,19 +259,43 @@ export class OtlpExporter {
   }
 
   private retryLater(status: number, retryAfter: string | null): void {
-    this.failures += 1;
+    const failures = this.failures + 1;
     const delay =
       (status === 429 || status === 503 ? retryAfterMs(retryAfter, this.backoff) : undefined) ??
-      backoffDelay(this.failures, this.backoff, this.deps.random ?? Math.random);
+      backoffDelay(failures, this.backoff, this.deps.random ?? Math.random);
+    void this.setBackoff(failures, this.now() + delay);
+    this.armTimer(delay);
+    // The worker may be stopped before the timer fires: the alarm wakes it.
+    void Promise.resolve(
+      this.deps.alarms?.create(EXPORT_ALARM, { when: this.now() + delay }),
+    ).catch(() => undefined);
+  }
+
+  private armTimer(delay: number): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.drainNow();
     }, delay);
-    // The worker may be stopped before the timer fires: the alarm wakes it.
-    void Promise.resolve(
-      this.deps.alarms?.create(EXPORT_ALARM, { when: this.now() + delay }),
-    ).catch(() => undefined);
+  }
+
+  private async restoreBackoff(): Promise<void> {
+    const stored = (await this.deps.session?.get(EXPORT_BACKOFF_KEY).catch(() => undefined))?.[
+      EXPORT_BACKOFF_KEY
+    ] as { failures?: unknown; nextAt?: unknown } | undefined;
+    const { failures, nextAt } = stored ?? {};
+    if (Number.isSafeInteger(failures) && typeof nextAt === 'number' && this.failures === 0) {
+      this.failures = failures as number;
+      this.nextAt = nextAt;
+    }
+  }
+
+  private async setBackoff(failures: number, nextAt: number): Promise<void> {
+    this.failures = failures;
+    this.nextAt = nextAt;
+    await this.deps.session
+      ?.set({ [EXPORT_BACKOFF_KEY]: { failures, nextAt } })
+      .catch(() => undefined);
   }
 
   private async saveStatus(config: EndpointInForce, change: Partial<ExportStatus>): Promise<void> {

@@ -37,6 +37,8 @@ export interface LaunchOptions {
   /** Window size for screenshots (default 1100×800). */
   width?: number;
   height?: number;
+  /** Firefox only: preferences besides the fixed extension UUID (e.g. a short idle timeout). */
+  firefoxPrefs?: Record<string, unknown>;
 }
 
 /** The content-script ids the background registers (src/protocol/runtime-messages.ts). */
@@ -138,7 +140,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Exten
 }
 
 export async function launchFirefox(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
-  const { headless = true, width = 1100, height = 800 } = options;
+  const { headless = true, width = 1100, height = 800, firefoxPrefs = {} } = options;
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
@@ -146,6 +148,7 @@ export async function launchFirefox(options: LaunchOptions = {}): Promise<Extens
     defaultViewport: { width, height },
     args: ['--remote-allow-system-access'],
     extraPrefsFirefox: {
+      ...firefoxPrefs,
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }),
     },
   });
