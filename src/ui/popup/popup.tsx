@@ -22,6 +22,7 @@ import { RecentLog } from './recent-log.tsx';
 import { ReferenceOnlyPanel } from './reference-only-panel.tsx';
 import { type SiteState, SiteStatus } from './site-status.tsx';
 import { SignedSendsNote } from './signed-sends-note.tsx';
+import { LowConfidenceNote } from './low-confidence-note.tsx';
 import { SiteToggle } from './site-toggle.tsx';
 
 /** Audit records the popup lists (the options page exports the whole log). */
@@ -185,6 +186,7 @@ export function Popup() {
         <>
           <SiteStatus host={host} state={siteState} />
           <SignedSendsNote host={host} />
+          <LowConfidenceNote host={host} />
           {view.kind === 'ready' && view.state.site !== '' ? (
             <SiteToggle
               enabled={view.state.enabled}
