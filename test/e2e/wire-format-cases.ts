@@ -12,6 +12,7 @@ import type { Page } from 'puppeteer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeGithubToken, scriptedAnswer } from '../mock-chat/scripted-answers.ts';
 import type { MockChat } from '../mock-chat/server.ts';
+import { describeChatglmPerplexity } from './chatglm-perplexity-cases.ts';
 import { describeChineseSites } from './chinese-site-cases.ts';
 import { askMockChat } from './launch.ts';
 
@@ -158,5 +159,6 @@ export function describeWireFormats(context: () => WireCaseContext): void {
     });
 
     describeChineseSites(context);
+    describeChatglmPerplexity(context);
   });
 }

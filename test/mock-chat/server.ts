@@ -28,11 +28,13 @@ import { type Attacker, startAttacker } from './attacker-server.ts';
 import { createDemoRoutes, type ReceivedRequest } from './demo-routes.ts';
 import { createContextRoutes } from './context-routes.ts';
 import { createGenericRoutes } from './generic-routes.ts';
+import { createChatglmPerplexityRoutes } from './chatglm-perplexity-routes.ts';
+import { createZaiRoutes } from './zai-routes.ts';
+import { createChineseSiteRoutes } from './chinese-site-routes.ts';
 import { createNoSilentRoutes } from './no-silent-path-routes.ts';
 import { createGuardNoticeRoutes } from './guard-notice-routes.ts';
 import { createPageHookRoutes } from './page-hook-routes.ts';
 import { createReferenceOnlyRoutes } from './reference-only-routes.ts';
-import { createChineseSiteRoutes } from './chinese-site-routes.ts';
 import { byteChunks, scriptedAnswer } from './scripted-answers.ts';
 import { anthropicJson, anthropicSse, openAiChatJson, openAiChatSse } from './wire-answers.ts';
 import { readBody } from './request-body.ts';
@@ -296,13 +298,15 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   const contexts = createContextRoutes();
   // An EventSource in no known format, a no-chat socket's binary frame, a service worker (issue 18).
   const noSilent = createNoSilentRoutes({ attackerUrl: attacker.url });
-
+  // Z.ai's signed send, ChatGLM and Perplexity answers (issue 20; zai-routes.ts and
+  // chatglm-perplexity-routes.ts).
+  const zaiRoutes = createZaiRoutes({ chunkDelayMs });
+  const glmPerplexity = createChatglmPerplexityRoutes({ chunkDelayMs });
   // Kimi's Connect envelopes, Doubao and Qianwen answers (issue 20; chinese-site-routes.ts).
   const chineseSites = createChineseSiteRoutes({ chunkDelayMs });
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
-    if (chineseSites.handle(req, res, url)) return;
     if (demo.handle(req, res, url)) return;
     if (hookRoutes.handle(req, res, url)) return;
     if (referenceOnly.handle(req, res, url)) return;
@@ -310,6 +314,9 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
     if (generic.handle(req, res, url)) return;
     if (contexts.handle(req, res, url)) return;
     if (noSilent.handle(req, res, url)) return;
+    if (zaiRoutes.handle(req, res, url)) return;
+    if (glmPerplexity.handle(req, res, url)) return;
+    if (chineseSites.handle(req, res, url)) return;
     const route = `${req.method} ${url.pathname}`;
     const wireRoute = WIRE_ROUTES[route];
     if (route === 'GET /' || route === 'GET /index.html') {
