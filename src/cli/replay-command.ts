@@ -29,7 +29,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { CompiledPack } from '../core/rules/compile-pack.ts';
 import { adapterByFormat, detectAdapter, wireAdapters } from '../core/wire/adapter-registry.ts';
-import { captureProbe } from '../core/wire/capture-format.ts';
+import { type CaptureFacts, captureProbe } from '../core/wire/capture-format.ts';
 import { aiSdkRequestShapeOfBody } from '../core/wire/requests/ai-sdk-request-shape.ts';
 import { type ReplayOutcome, replayBody } from '../core/wire/replay-body.ts';
 import { byteStringOf, bytesOfByteString } from '../core/wire/byte-string.ts';
@@ -43,6 +43,7 @@ import {
 import { loadBuiltinPack } from './builtin-pack.ts';
 import { type FlagSpec, flagValue, parseArguments } from './cli-arguments.ts';
 import { compareChunkings, comparisonLine } from './chunking-comparison.ts';
+import { closestLine } from './closest-line.ts';
 import { eventRecord } from './event-record.ts';
 import { fileErrorMessage } from './file-error-message.ts';
 import {
@@ -174,26 +175,34 @@ async function readCapture(path: string): Promise<{ label: string; text: string;
   return { label: source.label, text: parts.join(''), bytes: Buffer.concat(raw) };
 }
 
+/** What a HAR entry's body was recorded with, for detection (and for naming the closest format). */
+function entryFacts(entry: HarEntryBody & { text: string }): CaptureFacts {
+  const requestShape =
+    entry.requestBody === undefined ? undefined : aiSdkRequestShapeOfBody(entry.requestBody);
+  const recorded = entry.mimeType === 'x-unknown' ? '' : entry.mimeType;
+  return {
+    text: entry.text,
+    url: entry.url,
+    method: entry.method,
+    headers: entry.headers,
+    contentType: recorded,
+    ...(requestShape === undefined ? {} : { requestShape }),
+  };
+}
+
 /** The adapter of a HAR entry, or undefined (unguarded). */
 function entryAdapter(entry: HarEntryBody): WireAdapter | undefined {
   if (entry.text === undefined) return undefined;
   // The request's shape and the marker headers tell AI SDK streams on any URL
   // (WIRE-FORMATS-2.md §1, "Detection pitfall"); the text stream has no other sign.
-  const requestShape =
-    entry.requestBody === undefined ? undefined : aiSdkRequestShapeOfBody(entry.requestBody);
-  const facts = {
-    text: entry.text,
-    url: entry.url,
-    method: entry.method,
-    headers: entry.headers,
-    ...(requestShape === undefined ? {} : { requestShape }),
-  };
-  const recorded = entry.mimeType === 'x-unknown' ? '' : entry.mimeType;
+  const facts = entryFacts({ ...entry, text: entry.text });
   // The recorded type first; then the one the body shows (DevTools may record
   // none, or a generic one, for a stream).
   return (
-    detectAdapter(captureProbe({ ...facts, contentType: recorded })) ??
-    (recorded === '' ? undefined : detectAdapter(captureProbe(facts)))
+    detectAdapter(captureProbe(facts)) ??
+    (facts.contentType === ''
+      ? undefined
+      : detectAdapter(captureProbe({ ...facts, contentType: '' })))
   );
 }
 
@@ -205,7 +214,11 @@ function harStreams(har: HarCapture): ReplayStream[] {
       const text = readsBytes(adapter) ? byteStringOf(harBodyBytes(entry)) : entry.text;
       streams.push({ index: entry.index, adapter, text });
     } else {
-      process.stderr.write(`csg: unguarded: ${entry.method} ${entry.url} (${entry.mimeType})\n`);
+      const { text } = entry;
+      const closest = text === undefined ? '' : `; ${closestLine(entryFacts({ ...entry, text }))}`;
+      process.stderr.write(
+        `csg: unguarded: ${entry.method} ${entry.url} (${entry.mimeType})${closest}\n`,
+      );
     }
   }
   return streams;
@@ -220,7 +233,8 @@ function rawStream(
   const adapter =
     format === 'auto' || format === 'har' ? detectAdapter(probe) : adapterOfFormat(format, probe);
   if (adapter === undefined) {
-    throw new UsageError('cannot recognise the capture format; use --format');
+    const closest = closestLine(url === undefined ? { text } : { text, url });
+    throw new UsageError(`cannot recognise the capture format (${closest}); use --format`);
   }
   return { index: 0, adapter, text: readsBytes(adapter) ? byteStringOf(bytes) : text };
 }

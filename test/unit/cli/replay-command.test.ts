@@ -247,7 +247,8 @@ describe('csg replay: a HAR file', () => {
       const run = await runCsg(['replay', fixture(HAR)]);
       expect(run.code).toBe(0);
       expect(run.stderr).toBe(
-        'csg: unguarded: GET http://127.0.0.1:8080/static/app.js (application/javascript)\n',
+        'csg: unguarded: GET http://127.0.0.1:8080/static/app.js (application/javascript); ' +
+          'closest: none (no format matches its URL, body or events)\n',
       );
       const input = parseHar(original);
       const output = parseHar(run.out); // valid JSON
@@ -502,7 +503,10 @@ describe('csg replay: errors', () => {
       );
       for (const run of runs) {
         expectUsageError(run);
-        expect(run.stderr).toBe('csg: cannot recognise the capture format; use --format\n');
+        expect(run.stderr).toBe(
+          'csg: cannot recognise the capture format (closest: none (no format matches its ' +
+            'URL, body or events)); use --format\n',
+        );
       }
     },
     T,
