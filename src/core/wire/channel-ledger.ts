@@ -65,15 +65,15 @@ export class ChannelLedger {
     return this.input;
   }
 
-  /** Feeds text; returns the input span [from, to) it occupies. */
-  feed(text: string): { from: number; to: number } {
+  /** Feeds text; returns where it starts in the input (it ends at `fed`). */
+  feed(text: string): number {
     const from = this.fedLength;
-    if (this.finished || text.length === 0) return { from, to: from };
+    if (this.finished || text.length === 0) return from;
     this.input += text;
     this.tail += text;
     this.fedLength += text.length;
     this.record(this.guard.push(text));
-    return { from, to: this.fedLength };
+    return from;
   }
 
   finish(): void {

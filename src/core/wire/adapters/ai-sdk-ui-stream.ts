@@ -21,11 +21,13 @@ import type { RawFrame } from '../raw-frame.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
 import {
   type AdapterSession,
+  type TextSlot,
   type WireAdapter,
   type WireEvent,
   passThrough,
 } from '../wire-event.ts';
 import { recognisers } from '../wire-recognisers.ts';
+import { StringSlotTemplate } from '../string-slot-template.ts';
 
 /** Chunk types of SDK 5.0–7.x (`ui-message-chunks.ts`) that carry no guarded text. */
 const PASS_TYPES = new Set([
@@ -117,7 +119,17 @@ function deltaEvent(frame: RawFrame, channel: string, key: string, text: string)
   };
 }
 
-function decodeChunk(frame: RawFrame, state: UiStreamState): WireEvent {
+/** A delta chunk's part, stored with its learned shape (string-slot-template.ts). */
+interface DeltaShape {
+  kind: PartKind;
+  id: string;
+}
+
+function decodeChunk(
+  frame: RawFrame,
+  state: UiStreamState,
+  deltas: StringSlotTemplate<DeltaShape> | null,
+): WireEvent {
   if (frame.sse === undefined || frame.sse.data === '[DONE]') return passThrough(frame);
   const chunk = chunkOf(frame);
   if (chunk === undefined) return passThrough(frame, 'ai-sdk-ui: data is not a chunk');
@@ -131,7 +143,9 @@ function decodeChunk(frame: RawFrame, state: UiStreamState): WireEvent {
     case 'text-delta':
     case 'reasoning-delta': {
       if (typeof chunk.delta !== 'string') return passThrough(frame, `ai-sdk-ui: ${type} delta`);
-      const channel = state.channel(type === 'text-delta' ? 'text' : 'reasoning', id);
+      const kind = type === 'text-delta' ? 'text' : 'reasoning';
+      const channel = state.channel(kind, id);
+      deltas?.learn(frame.sse.data, ['delta'], { kind, id });
       return deltaEvent(frame, channel, 'delta', chunk.delta);
     }
     case 'text-end':
@@ -152,11 +166,43 @@ function decodeChunk(frame: RawFrame, state: UiStreamState): WireEvent {
 
 const sseChunk = (chunk: Record<string, unknown>) => `data: ${JSON.stringify(chunk)}\n\n`;
 
-export function aiSdkUiSession(): AdapterSession {
+/** A delta chunk decoded by its learned shape: the event `deltaEvent` gives, as a class. */
+class ShapedDelta implements WireEvent {
+  readonly slots: TextSlot[];
+
+  constructor(
+    readonly frame: RawFrame,
+    channel: string,
+    text: string,
+  ) {
+    this.slots = [{ channel, mode: 'delta', text }];
+  }
+
+  render(texts: readonly string[]): string {
+    return renderSseJson(this.frame, [{ path: ['delta'], value: texts[0] as string }]);
+  }
+}
+
+/**
+ * One answer. `fastPath` (default on) reads `text-delta` and `reasoning-delta`
+ * chunks by their learned shape instead of parsing them, twice (decoded, then
+ * emitted); off only in the test that proves both give the same.
+ */
+export function aiSdkUiSession(fastPath = true): AdapterSession {
   const state = new UiStreamState();
+  const deltas = fastPath ? new StringSlotTemplate<DeltaShape>() : null;
   return {
-    decode: (frame) => decodeChunk(frame, state),
+    decode(frame) {
+      // A delta chunk in the learned shape: its type and part are the learned chunk's, so
+      // the slow path would look up the same channel (a lookup: that chunk made the part).
+      const hit =
+        deltas !== null && frame.sse !== undefined ? deltas.match(frame.sse.data) : undefined;
+      if (hit === undefined) return decodeChunk(frame, state, deltas);
+      return new ShapedDelta(frame, state.channel(hit.info.kind, hit.info.id), hit.text);
+    },
     emitted(event) {
+      // A delta chunk: `state.sent` ignores its type, so it is not parsed again.
+      if (event instanceof ShapedDelta) return;
       if (event.frame.sse?.data === '[DONE]') state.done = true;
       const chunk = chunkOf(event.frame);
       if (chunk !== undefined) state.sent(chunk);

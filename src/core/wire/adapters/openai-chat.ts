@@ -8,7 +8,8 @@
  */
 import { recognisers } from '../wire-recognisers.ts';
 import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
-import { replaceStrings } from '../json-string-span.ts';
+import { type JsonPath, replaceStrings } from '../json-string-span.ts';
+import { StringSlotTemplate } from '../string-slot-template.ts';
 import {
   type AdapterSession,
   type TextSlot,
@@ -113,14 +114,37 @@ function choiceSlots(
   return found;
 }
 
-function streamSession(): AdapterSession {
+/** One guarded string at `path` of the frame's JSON data, re-rendered in place. */
+function deltaEvent(frame: RawFrame, located: Located): WireEvent {
+  return {
+    frame,
+    slots: [located.slot],
+    render: (texts) => renderSseJson(frame, [{ path: located.path, value: texts[0] as string }]),
+  };
+}
+
+/**
+ * A streamed answer. `fastPath` (default on) reads the common delta chunk by
+ * its learned shape (string-slot-template.ts) instead of parsing it; off only
+ * in the test that proves both give the same.
+ */
+export function openAiChatStreamSession(fastPath = true): AdapterSession {
   let template: { id: unknown; created: unknown; model: unknown } | undefined;
   let done = false;
   /** Channels seen so far: `[DONE]` ends them all. */
   const opened = new Set<string>();
+  // The shape of the last one-string chunk, with that string's channel and path. A hit
+  // leaves `template` and `opened` as the slow path would: both were set by the chunk
+  // the shape was learned from, and a hit has that chunk's channel.
+  const deltas = fastPath ? new StringSlotTemplate<{ channel: string; path: JsonPath }>() : null;
   return {
     decode(frame: RawFrame): WireEvent {
       if (frame.sse === undefined) return passThrough(frame);
+      const hit = deltas?.match(frame.sse.data);
+      if (hit !== undefined) {
+        const { channel, path } = hit.info;
+        return deltaEvent(frame, { slot: { channel, mode: 'delta', text: hit.text }, path });
+      }
       if (frame.sse.data.trim() === '[DONE]') {
         // `[DONE]` is the end of the answer: end every channel before it, so text the
         // guard still holds (a possible match's prefix) is decided and released now,
@@ -139,6 +163,10 @@ function streamSession(): AdapterSession {
       }
       const located = choiceSlots(json, 'delta', 'delta');
       for (const l of located) opened.add(l.slot.channel);
+      const only = located.length === 1 ? located[0] : undefined;
+      if (only !== undefined && only.slot.mode === 'delta') {
+        deltas?.learn(frame.sse.data, only.path, { channel: only.slot.channel, path: only.path });
+      }
       return {
         frame,
         slots: located.map((l) => l.slot),
@@ -168,7 +196,7 @@ function streamSession(): AdapterSession {
 
 export const openAiChatStream: WireAdapter = {
   ...recognisers.openAiChatStream,
-  open: streamSession,
+  open: () => openAiChatStreamSession(),
 };
 
 /** `stream: false` answers: `choices[i].message.content` in one JSON body. */

@@ -2,18 +2,46 @@
  * SSE framing. Event boundaries (a blank line after CRLF, LF or CR line
  * endings) are found here so that each event's exact bytes can be re-emitted;
  * the fields inside an event are parsed by `eventsource-parser` (the WHATWG
- * algorithm), never by hand.
+ * algorithm), except the one shape the algorithm's own fast path reads
+ * directly, a lone `data:` line (`singleDataLine`; issue 19 §3: most events of
+ * most streams, parsed per event).
  */
 import { type EventSourceMessage, createParser } from 'eventsource-parser';
 import type { Framer, RawFrame } from '../raw-frame.ts';
 
 const LINE_END = /\r\n|\r|\n/g;
 
+/**
+ * The data of a frame that is one `data:` line and the blank line after it,
+ * LF-terminated (`data: {…}\n\n`, the common event), as the parser would
+ * dispatch it: the value after `data:` and one optional space, no event type,
+ * no id. Undefined for any other frame, which the parser reads. Between frames
+ * the parser holds nothing (every frame ends with a blank line, which
+ * dispatches and clears its fields), so skipping it for such a frame changes
+ * nothing it would do with the next one.
+ */
+function singleDataLine(raw: string): string | undefined {
+  const end = raw.length - 2;
+  if (
+    end < 5 ||
+    !raw.startsWith('data:') ||
+    raw.charCodeAt(end) !== 0x0a ||
+    raw.charCodeAt(end + 1) !== 0x0a ||
+    raw.indexOf('\n') !== end ||
+    raw.indexOf('\r') !== -1
+  ) {
+    return undefined;
+  }
+  return raw.slice(raw.charCodeAt(5) === 0x20 ? 6 : 5, end);
+}
+
 export class SseFramer implements Framer {
   private buffer = '';
   /** Where the next line starts in `buffer`. */
   private lineStart = 0;
   private dispatched: EventSourceMessage | undefined;
+  /** The parser has seen a frame (its first may start with a byte order mark, which it drops). */
+  private fed = false;
   private readonly parser = createParser({
     onEvent: (message) => {
       this.dispatched = message;
@@ -23,6 +51,33 @@ export class SseFramer implements Framer {
   push(text: string): RawFrame[] {
     this.buffer += text;
     const frames: RawFrame[] = [];
+    let frameStart = 0;
+    // Most bodies end their lines with LF only: then a line ends at the next LF, which
+    // indexOf finds without the regex's match objects (the same boundaries: with no CR
+    // after `lineStart`, LINE_END matches exactly the LFs).
+    if (this.buffer.indexOf('\r', this.lineStart) === -1) {
+      for (;;) {
+        const lineEnd = this.buffer.indexOf('\n', this.lineStart) + 1;
+        if (lineEnd === 0) break;
+        const blank = lineEnd === this.lineStart + 1;
+        this.lineStart = lineEnd;
+        if (blank) {
+          frames.push(this.frame(this.buffer.slice(frameStart, lineEnd)));
+          frameStart = lineEnd;
+        }
+      }
+    } else {
+      frameStart = this.anyLineEnds(frames);
+    }
+    if (frameStart > 0) {
+      this.buffer = this.buffer.slice(frameStart);
+      this.lineStart -= frameStart;
+    }
+    return frames;
+  }
+
+  /** `push`'s scan with CR, LF and CRLF line ends; returns where the unframed rest starts. */
+  private anyLineEnds(frames: RawFrame[]): number {
     let frameStart = 0;
     for (;;) {
       LINE_END.lastIndex = this.lineStart;
@@ -38,11 +93,7 @@ export class SseFramer implements Framer {
         frameStart = lineEnd;
       }
     }
-    if (frameStart > 0) {
-      this.buffer = this.buffer.slice(frameStart);
-      this.lineStart -= frameStart;
-    }
-    return frames;
+    return frameStart;
   }
 
   /**
@@ -62,8 +113,16 @@ export class SseFramer implements Framer {
   }
 
   private frame(raw: string, terminator = ''): RawFrame {
+    const data = this.fed ? singleDataLine(raw) : undefined;
+    if (data !== undefined) return { raw, sse: { data } };
+    this.fed = true;
     this.dispatched = undefined;
-    this.parser.feed(raw + terminator);
+    // A frame cut at a CR line end (`push` knows no LF follows) is whole, but the parser
+    // waits for a possible LF: without one it would dispatch this frame's event while
+    // reading the next frame, which would then carry it. An LF makes it a CRLF, the
+    // same line end, read now.
+    const cr = terminator === '' && raw.endsWith('\r') ? '\n' : '';
+    this.parser.feed(raw + terminator + cr);
     const message = this.dispatched as EventSourceMessage | undefined;
     if (message === undefined) return { raw };
     const sse: RawFrame['sse'] = { data: message.data };
