@@ -80,6 +80,25 @@ export const requestRecognisers = {
     sendsHistory: false,
     detect: (r) => post(r.method) && /\/rest\/sse\/perplexity_ask(?:[?#]|$)/.test(r.url),
   },
+  /** Doubao (WIRE-FORMATS-2.md §3.3): the send is the answer's route, `/chat/completion?aid=…`. */
+  doubaoRequest: {
+    name: 'doubao-web',
+    sendsHistory: false,
+    detect: (r) => post(r.method) && /\/chat\/completion\?(?:[^#]*&)?aid=\d/.test(r.url),
+  },
+  /** Tencent Yuanbao (§3.4): `POST yuanbao.tencent.com/api/chat/{conversationId}`. */
+  yuanbaoRequest: {
+    name: 'yuanbao-web',
+    sendsHistory: false,
+    detect: (r) =>
+      post(r.method) && /yuanbao\.tencent\.com\/api\/chat\/[^/?#]+(?:[?#]|$)/.test(r.url),
+  },
+  /** Qianwen (§3.2, LOW): `POST chat2.qianwen.com/api/v2/chat?biz_id=ai_qwen…`. */
+  qianwenRequest: {
+    name: 'qianwen-web',
+    sendsHistory: false,
+    detect: (r) => post(r.method) && /\/api\/v2\/chat\?(?:[^#]*&)?biz_id=ai_qwen/.test(r.url),
+  },
   bigAgiRequest: {
     name: 'big-agi',
     sendsHistory: true,
@@ -138,6 +157,9 @@ export const requestRecognisersInOrder: readonly RequestRecogniser[] = [
   requestRecognisers.zaiRequest,
   requestRecognisers.chatglmRequest,
   requestRecognisers.perplexityRequest,
+  requestRecognisers.doubaoRequest,
+  requestRecognisers.yuanbaoRequest,
+  requestRecognisers.qianwenRequest,
   requestRecognisers.bigAgiRequest,
   requestRecognisers.anthropicRequest,
   requestRecognisers.openAiResponsesRequest,

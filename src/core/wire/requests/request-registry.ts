@@ -3,6 +3,7 @@ import { aiSdkRequest } from './ai-sdk-request.ts';
 import { aiSdkRequestShapeOfBody } from './ai-sdk-request-shape.ts';
 import { bigAgiRequest } from './big-agi-request.ts';
 import { chatglmRequest } from './chatglm-request.ts';
+import { doubaoRequest, qianwenRequest, yuanbaoRequest } from './chinese-site-requests.ts';
 import { perplexityRequest } from './perplexity-request.ts';
 import { zaiRequest } from './zai-request.ts';
 import { geminiWebRequest } from './gemini-web-request.ts';
@@ -32,6 +33,9 @@ const adapters: readonly RequestAdapter[] = [
   zaiRequest,
   chatglmRequest,
   perplexityRequest,
+  doubaoRequest,
+  yuanbaoRequest,
+  qianwenRequest,
   anthropicRequest,
   openAiResponsesRequest,
   geminiApiRequest,
