@@ -23,6 +23,7 @@ import { ReferenceOnlyPanel } from './reference-only-panel.tsx';
 import { type SiteState, SiteStatus } from './site-status.tsx';
 import { SignedSendsNote } from './signed-sends-note.tsx';
 import { LowConfidenceNote } from './low-confidence-note.tsx';
+import { UnguardedSiteNote } from './unguarded-site-note.tsx';
 import { SiteToggle } from './site-toggle.tsx';
 
 /** Audit records the popup lists (the options page exports the whole log). */
@@ -187,6 +188,7 @@ export function Popup() {
           <SiteStatus host={host} state={siteState} />
           <SignedSendsNote host={host} />
           <LowConfidenceNote host={host} />
+          <UnguardedSiteNote host={host} />
           {view.kind === 'ready' && view.state.site !== '' ? (
             <SiteToggle
               enabled={view.state.enabled}
