@@ -29,6 +29,7 @@ import { zai } from './adapters/zai.ts';
 import { chatglm } from './adapters/chatglm.ts';
 import { perplexity } from './adapters/perplexity.ts';
 import { kimiWeb } from './adapters/kimi-web.ts';
+import { kimiWebHistory } from './adapters/kimi-web-history.ts';
 import { doubaoWeb } from './adapters/doubao-web.ts';
 import { yuanbaoWeb } from './adapters/yuanbao-web.ts';
 import { qianwenWeb } from './adapters/qianwen-web.ts';
@@ -73,6 +74,7 @@ const adapters: readonly WireAdapter[] = [
   chatglm,
   perplexity,
   kimiWeb,
+  kimiWebHistory,
   doubaoWeb,
   yuanbaoWeb,
   qianwenWeb,

@@ -301,6 +301,14 @@ export const recognisers = {
     'connect',
     /\/apiv2\/kimi\.gateway\.chat\.v1\.ChatService\/Chat(?:[?#]|$)/,
   ),
+  /** Kimi's history load (§2.1): JSON `{messages:[…blocks]}`. */
+  kimiWebHistory: {
+    id: 'kimi-web-history',
+    format: 'kimi-web',
+    framing: 'whole-body',
+    detect: (probe) =>
+      /\/kimi\.gateway\.chat\.v1\.ChatService\/ListMessages(?:[?#]|$)/.test(probe.url),
+  },
   /**
    * Doubao (§3.3, MED): the current `/chat/completion?aid=…` SSE (not the legacy
    * `samantha` one), by path and its app-id parameter (DeepSeek's route has none).
@@ -465,6 +473,7 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.chatglm,
   recognisers.perplexity,
   recognisers.kimiWeb,
+  recognisers.kimiWebHistory,
   recognisers.doubaoWeb,
   recognisers.yuanbaoWeb,
   recognisers.qianwenWeb,

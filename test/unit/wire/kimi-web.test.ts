@@ -11,10 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { kimiWeb } from '../../../src/core/wire/adapters/kimi-web.ts';
+import { kimiWebHistory } from '../../../src/core/wire/adapters/kimi-web-history.ts';
 import { byteStringOf, bytesOfByteString } from '../../../src/core/wire/byte-string.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import { blockAllPack } from '../../support/adapter-cases.ts';
-import { throughTransform } from '../../support/wire-harness.ts';
+import { fixture, throughTransform } from '../../support/wire-harness.ts';
 
 const pack = getCorePack();
 const secret = new Uint8Array(
@@ -81,5 +82,31 @@ describe('Kimi Connect stream (§2.3)', () => {
     expect(replay.blocked).toBe(true);
     expect(replay.issues.map((i) => i.kind)).toEqual(['undecodable']);
     expect(replay.output).not.toContain('xx');
+  });
+});
+
+describe('Kimi history load (§2.1)', () => {
+  interface History {
+    messages: {
+      role: string;
+      blocks: { text?: { content: string }; think?: { content: string } }[];
+    }[];
+  }
+  const body = fixture('kimi-web/list-messages-secret.json');
+
+  it("guards the assistant's blocks and leaves the person's own message as sent", () => {
+    const original = JSON.parse(body) as History;
+    const replay = replayBody(kimiWebHistory, pack, [body]);
+    const guarded = JSON.parse(replay.output) as History;
+    expect(guarded.messages[0]).toEqual(original.messages[0]);
+    const blocks = (h: History) => h.messages[1]?.blocks ?? [];
+    blocks(guarded).forEach((block, j) => {
+      const before = blocks(original)[j];
+      const text = (b: typeof block | undefined) => b?.text?.content ?? b?.think?.content ?? '';
+      expect(text(block)).toBe(scanText(pack, text(before)).output);
+    });
+    expect(JSON.stringify(guarded.messages[1])).not.toMatch(
+      /EXAMPLEexam|collector\.example\.net\/p/,
+    );
   });
 });
