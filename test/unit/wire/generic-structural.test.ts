@@ -14,7 +14,10 @@ import { builtinPackJson, getCorePack } from '../../../src/core/rules/builtin-pa
 import { adapterById, detectAdapter } from '../../../src/core/wire/adapter-registry.ts';
 import { genericAdapter } from '../../../src/core/wire/adapters/structural.ts';
 import { PathContinuity } from '../../../src/core/wire/adapters/generic-structural.ts';
-import { sniffFraming } from '../../../src/core/wire/framing/structural-framer.ts';
+import {
+  sniffFraming,
+  StructuralFramer,
+} from '../../../src/core/wire/framing/structural-framer.ts';
 import { scanJsonStrings, spliceJsonStrings } from '../../../src/core/wire/json-string-scan.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import { StreamRewriter } from '../../../src/core/wire/stream-rewriter.ts';
@@ -365,7 +368,7 @@ describe('the generic structural adapter', () => {
     // `"done": true` in a string, or `done: false`, is no end: no guard stream ends there.
     const endsOf = (after: string) => {
       const session = genericAdapter.open();
-      const frames = genericAdapter.createFramer().push(message({ out: 'Hello' }) + after);
+      const frames = new StructuralFramer().push(message({ out: 'Hello' }) + after);
       return frames.map((frame) => session.decode(frame).ends ?? []);
     };
     expect(endsOf(message({ note: 'the task is "done": true' }))).toEqual([[], []]);
