@@ -106,6 +106,8 @@ export class OtlpExporter {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private draining: Promise<void> | undefined;
   private again = false;
+  /** A due call (timer, alarm, change) came while a drain was running. */
+  private againDue = false;
   private installId: string | undefined;
   private readonly now: () => number;
   private readonly backoff: BackoffOptions;
@@ -175,12 +177,13 @@ export class OtlpExporter {
     if (this.draining) {
       // Once more when it ends, unless it ends in a failure (then the backoff decides).
       this.again = true;
+      this.againDue ||= due;
       return this.draining;
     }
     this.draining = (async () => {
       this.backoffRestored ??= this.restoreBackoff();
       await this.backoffRestored;
-      if (!due && this.failures > 0 && this.nextAt > this.now()) {
+      if (!due && !this.againDue && this.failures > 0 && this.nextAt > this.now()) {
         this.armTimer(this.nextAt - this.now());
         return;
       }
@@ -188,6 +191,7 @@ export class OtlpExporter {
       this.timer = undefined;
       do {
         this.again = false;
+        this.againDue = false;
         await this.drain().catch(() => this.retryLater(0, null));
         // A failed drain waits for its retry (timer or alarm), whatever asked meanwhile.
       } while (this.again && this.failures === 0);

@@ -126,3 +126,48 @@ describe('queryRecords', () => {
     expect(await queryRecords(db, {})).toEqual([]);
   });
 });
+
+describe('audit database version 2 (issue 21 §2)', () => {
+  it('keeps the records of a version 1 database and adds the empty export stores', async () => {
+    const name = `csg-audit-v1-${++dbCounter}`;
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open(name, 1);
+      open.onupgradeneeded = () => {
+        const store = open.result.createObjectStore('events', {
+          keyPath: 'id',
+          autoIncrement: true,
+        });
+        store.createIndex('time', 'time');
+        store.createIndex('site', 'site');
+        store.createIndex('kind', 'kind');
+        store.add(auditRecord(1000));
+      };
+      open.onsuccess = () => {
+        open.result.close();
+        resolve();
+      };
+      open.onerror = () => reject(new Error('open failed'));
+    });
+    const db = await openAuditDb(name);
+    expect(db.version).toBe(2);
+    expect(await queryRecords(db, {})).toMatchObject([{ id: 1, time: 1000, rule: 'github-pat' }]);
+    expect(await db.count('export-queue')).toBe(0);
+    db.close();
+  });
+
+  it('queues the records it logs, under their log ids, only when asked to', async () => {
+    const db = await freshDb();
+    await addBatch(db, [auditRecord(1000)], { maxRecords: 100, maxAgeDays: 30 }, 1000);
+    await addBatch(
+      db,
+      [auditRecord(2000), auditRecord(3000)],
+      { maxRecords: 100, maxAgeDays: 30 },
+      3000,
+      10,
+    );
+    expect((await db.getAll('export-queue')).map((record) => [record.id, record.time])).toEqual([
+      [2, 2000],
+      [3, 3000],
+    ]);
+  });
+});
