@@ -10,11 +10,23 @@
  * `sendsHistory` and `detect` from here (`...requestRecognisers.x`), and
  * request-registry.ts orders them by `requestRecognisersInOrder`.
  */
+import { recognisers as answers } from '../wire-recognisers.ts';
+import type { WireProbe } from '../wire-event.ts';
 import type { OutgoingRequest, RequestRecogniser } from './request-text.ts';
 
 export type { RequestRecogniser };
 
 const post = (method: string) => method.toUpperCase() === 'POST';
+
+/**
+ * A chat site whose send is the POST its answer comes back to: recognised by the
+ * answer's own URL recogniser (wire-recognisers.ts `bySiteUrl`), so the route is
+ * written once (this file and that one are in the page's size budget).
+ */
+const sendTo =
+  (site: { detect(probe: WireProbe): boolean }) =>
+  (r: OutgoingRequest): boolean =>
+    post(r.method) && site.detect({ url: r.url, contentType: '', head: '' });
 
 export const requestRecognisers = {
   chatgptWebRequest: {
@@ -61,44 +73,26 @@ export const requestRecognisers = {
     name: 'zai',
     sendsHistory: true,
     integrityBound: true,
-    detect: (r) =>
-      post(r.method) &&
-      /chat\.z\.ai\/api\/v2\/chat\/completions|\/api\/v2\/chat\/completions\?(?:[^#]*&)?signature_timestamp=/.test(
-        r.url,
-      ),
+    detect: sendTo(answers.zai),
   },
   /** ChatGLM (§3.5): `X-Sign` does not cover the body, so the text may be rewritten. */
   chatglmRequest: {
     name: 'chatglm',
     sendsHistory: false,
-    detect: (r) =>
-      post(r.method) && /\/chatglm\/backend-api\/assistant\/stream(?:[?#]|$)/.test(r.url),
+    detect: sendTo(answers.chatglm),
   },
   /** Perplexity (§4.1, part 1 §5.5). */
   perplexityRequest: {
     name: 'perplexity',
     sendsHistory: false,
-    detect: (r) => post(r.method) && /\/rest\/sse\/perplexity_ask(?:[?#]|$)/.test(r.url),
+    detect: sendTo(answers.perplexity),
   },
   /** Doubao (WIRE-FORMATS-2.md §3.3): the send is the answer's route, `/chat/completion?aid=…`. */
-  doubaoRequest: {
-    name: 'doubao-web',
-    sendsHistory: false,
-    detect: (r) => post(r.method) && /\/chat\/completion\?(?:[^#]*&)?aid=\d/.test(r.url),
-  },
+  doubaoRequest: { name: 'doubao-web', sendsHistory: false, detect: sendTo(answers.doubaoWeb) },
   /** Tencent Yuanbao (§3.4): `POST yuanbao.tencent.com/api/chat/{conversationId}`. */
-  yuanbaoRequest: {
-    name: 'yuanbao-web',
-    sendsHistory: false,
-    detect: (r) =>
-      post(r.method) && /yuanbao\.tencent\.com\/api\/chat\/[^/?#]+(?:[?#]|$)/.test(r.url),
-  },
+  yuanbaoRequest: { name: 'yuanbao-web', sendsHistory: false, detect: sendTo(answers.yuanbaoWeb) },
   /** Qianwen (§3.2, LOW): `POST chat2.qianwen.com/api/v2/chat?biz_id=ai_qwen…`. */
-  qianwenRequest: {
-    name: 'qianwen-web',
-    sendsHistory: false,
-    detect: (r) => post(r.method) && /\/api\/v2\/chat\?(?:[^#]*&)?biz_id=ai_qwen/.test(r.url),
-  },
+  qianwenRequest: { name: 'qianwen-web', sendsHistory: false, detect: sendTo(answers.qianwenWeb) },
   bigAgiRequest: {
     name: 'big-agi',
     sendsHistory: true,
