@@ -33,9 +33,6 @@ import { kimiWebHistory } from './adapters/kimi-web-history.ts';
 import { doubaoWeb } from './adapters/doubao-web.ts';
 import { yuanbaoWeb } from './adapters/yuanbao-web.ts';
 import { qianwenWeb } from './adapters/qianwen-web.ts';
-import { doubaoWeb } from './adapters/doubao-web.ts';
-import { yuanbaoWeb } from './adapters/yuanbao-web.ts';
-import { qianwenWeb } from './adapters/qianwen-web.ts';
 import { bigAgi } from './adapters/big-agi.ts';
 import { libreChat } from './adapters/librechat.ts';
 import { libreChatHistory } from './adapters/librechat-history.ts';
@@ -75,9 +72,6 @@ const adapters: readonly WireAdapter[] = [
   perplexity,
   kimiWeb,
   kimiWebHistory,
-  doubaoWeb,
-  yuanbaoWeb,
-  qianwenWeb,
   doubaoWeb,
   yuanbaoWeb,
   qianwenWeb,
