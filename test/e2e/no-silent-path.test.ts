@@ -198,5 +198,15 @@ describe.each([
     expect(logged).toContainEqual(
       expect.objectContaining({ rule: 'service-worker-unhooked', format: 'service-worker' }),
     );
+
+    // A page loaded under the worker's control is told from the start (once per page).
+    await page.reload({ waitUntil: 'load' });
+    const controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null);
+    expect(controlled).toBe(true);
+    const again = await waitFor(
+      () => noticesOf(extensionPage, tabId),
+      (shown) => shown.includes(WORKER_NOTICE),
+    );
+    expect(again.filter((text) => text === WORKER_NOTICE)).toHaveLength(1);
   });
 });
