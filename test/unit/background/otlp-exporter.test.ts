@@ -66,7 +66,7 @@ interface Harness {
 
 async function harness(
   fetch: OtlpExporterDeps['fetch'],
-  options: Partial<OtlpExporterDeps> & {
+  options: Partial<Omit<OtlpExporterDeps, 'db' | 'local' | 'session'>> & {
     db?: AuditDb;
     local?: MemoryArea;
     session?: MemoryArea;
