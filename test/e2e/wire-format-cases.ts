@@ -14,6 +14,7 @@ import { fakeGithubToken, scriptedAnswer } from '../mock-chat/scripted-answers.t
 import type { MockChat } from '../mock-chat/server.ts';
 import { describeChatglmPerplexity } from './chatglm-perplexity-cases.ts';
 import { describeChineseSites } from './chinese-site-cases.ts';
+import { describeCopilotBigAgi } from './copilot-big-agi-cases.ts';
 import { askMockChat } from './launch.ts';
 
 interface WireAnswer {
@@ -160,5 +161,6 @@ export function describeWireFormats(context: () => WireCaseContext): void {
 
     describeChineseSites(context);
     describeChatglmPerplexity(context);
+    describeCopilotBigAgi(context);
   });
 }

@@ -31,6 +31,7 @@ import { createGenericRoutes } from './generic-routes.ts';
 import { createChatglmPerplexityRoutes } from './chatglm-perplexity-routes.ts';
 import { createZaiRoutes } from './zai-routes.ts';
 import { createChineseSiteRoutes } from './chinese-site-routes.ts';
+import { createCopilotBigAgiRoutes } from './copilot-big-agi-routes.ts';
 import { createNoSilentRoutes } from './no-silent-path-routes.ts';
 import { createGuardNoticeRoutes } from './guard-notice-routes.ts';
 import { createPageHookRoutes } from './page-hook-routes.ts';
@@ -304,6 +305,8 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   const glmPerplexity = createChatglmPerplexityRoutes({ chunkDelayMs });
   // Kimi's Connect envelopes, Doubao and Qianwen answers (issue 20; chinese-site-routes.ts).
   const chineseSites = createChineseSiteRoutes({ chunkDelayMs });
+  // Copilot's chat socket and big-AGI's answer stream (issue 20; copilot-big-agi-routes.ts).
+  const copilotBigAgi = createCopilotBigAgiRoutes({ chunkDelayMs });
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
@@ -317,6 +320,7 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
     if (zaiRoutes.handle(req, res, url)) return;
     if (glmPerplexity.handle(req, res, url)) return;
     if (chineseSites.handle(req, res, url)) return;
+    if (copilotBigAgi.handle(req, res, url)) return;
     const route = `${req.method} ${url.pathname}`;
     const wireRoute = WIRE_ROUTES[route];
     if (route === 'GET /' || route === 'GET /index.html') {
@@ -337,7 +341,9 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
       send(res, 404, 'text/plain; charset=utf-8', 'not found');
     }
   });
-  server.on('upgrade', hookRoutes.upgrade);
+  server.on('upgrade', (req, socket) => {
+    if (!copilotBigAgi.upgrade(req, socket)) hookRoutes.upgrade(req, socket);
+  });
   server.maxConnections = MAX_CONNECTIONS;
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
@@ -363,6 +369,7 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
         server.close(() => void attacker.close().then(resolve));
         server.closeAllConnections();
         hookRoutes.close();
+        copilotBigAgi.close();
       }),
   };
 }
