@@ -3,8 +3,9 @@
  * recognises are guarded before the page's `onmessage` / `message` listeners see them.
  * Open WebUI streams its answers as Socket.IO events on a WebSocket (WIRE-FORMATS.md
  * §6.1), Microsoft Copilot as JSON frames (WIRE-FORMATS-2.md §4.2); both run in the
- * shared socket guard (`SocketAnswerGuard`, `socketRecognisers`). ChatGPT's WebSocket hand-off (§1.7, `encoded_item` SSE
- * strings) has no adapter yet: such a socket is guarded only as below.
+ * shared socket guard (`SocketAnswerGuard`, `socketRecognisers`). ChatGPT's WebSocket
+ * hand-off (§1.7, `encoded_item` SSE strings) has no adapter yet: such a socket is
+ * guarded only as below.
  *
  * Issue 18 §3, any other socket: a message that is one JSON value is guarded by the
  * generic structural adapter (socket-json-guard.ts, continuity across messages) when it
