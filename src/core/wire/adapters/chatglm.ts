@@ -80,9 +80,8 @@ function itemSlots(
   });
 }
 
-function decodeFrame(frame: RawFrame, channels: ItemChannels): WireEvent {
+function decodeFrame(frame: RawFrame, json: unknown, channels: ItemChannels): WireEvent {
   if (frame.sse === undefined) return passThrough(frame);
-  const json = sseJson(frame);
   if (!isRecord(json)) return passThrough(frame, 'chatglm: data is not a JSON object');
   if (!Array.isArray(json.parts)) {
     return passThrough(frame, 'status' in json ? undefined : 'chatglm: event without parts');
@@ -96,19 +95,21 @@ function decodeFrame(frame: RawFrame, channels: ItemChannels): WireEvent {
 
 function chatglmSession(): AdapterSession {
   const channels = new ItemChannels();
+  /** Frames whose status ends the stream, found when decoded (each frame is parsed once). */
+  const finals = new WeakSet<RawFrame>();
   let conversation: unknown = '';
   let ended = false;
   return {
     decode(frame) {
       const json = sseJson(frame);
-      if (isRecord(json) && typeof json.conversation_id === 'string') {
-        conversation = json.conversation_id;
+      if (isRecord(json)) {
+        if (typeof json.conversation_id === 'string') conversation = json.conversation_id;
+        if (FINAL_STATUS.has(String(json.status))) finals.add(frame);
       }
-      return decodeFrame(frame, channels);
+      return decodeFrame(frame, json, channels);
     },
     emitted(event) {
-      const json = sseJson(event.frame);
-      if (isRecord(json) && FINAL_STATUS.has(String(json.status))) ended = true;
+      if (finals.has(event.frame)) ended = true;
     },
     blockEnding() {
       if (ended) return '';

@@ -42,10 +42,12 @@ function completionData(frame: RawFrame): Record<string, unknown> | string {
   return json.data;
 }
 
-function decodeFrame(frame: RawFrame, reasoning: ReasoningRuns): WireEvent {
+/** `endings` collects the frames that end the stream (read once, here, not again when sent). */
+function decodeFrame(frame: RawFrame, reasoning: ReasoningRuns, endings: WeakSet<RawFrame>) {
   if (frame.sse === undefined) return passThrough(frame);
   const data = completionData(frame);
   if (typeof data === 'string') return passThrough(frame, data);
+  if (data.done === true || data.phase === 'done') endings.add(frame);
   if (typeof data.delta_content !== 'string') return passThrough(frame);
   const thinking = data.phase === 'thinking';
   if (!thinking && data.phase !== 'answer') return passThrough(frame);
@@ -62,18 +64,14 @@ function decodeFrame(frame: RawFrame, reasoning: ReasoningRuns): WireEvent {
   return ends.length > 0 ? { ...event, ends } : event;
 }
 
-function isDone(frame: RawFrame): boolean {
-  const data = completionData(frame);
-  return typeof data !== 'string' && (data.done === true || data.phase === 'done');
-}
-
 function zaiSession(): AdapterSession {
   const reasoning = new ReasoningRuns('thinking');
+  const endings = new WeakSet<RawFrame>();
   let done = false;
   return {
-    decode: (frame) => decodeFrame(frame, reasoning),
+    decode: (frame): WireEvent => decodeFrame(frame, reasoning, endings),
     emitted(event) {
-      if (event.frame.sse !== undefined && isDone(event.frame)) done = true;
+      if (endings.has(event.frame)) done = true;
     },
     blockEnding: () => (done ? '' : `data: ${JSON.stringify(DONE)}\n\n`),
   };
