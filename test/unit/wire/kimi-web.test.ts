@@ -76,6 +76,15 @@ describe('Kimi Connect stream (§2.3)', () => {
     expect(read.answer).not.toMatch(/EXAMPLEexam/);
   });
 
+  it('gives the single-chunk result for a cut at every byte (every header byte, every UTF-8 byte)', () => {
+    const body = byteStringOf(secret);
+    const whole = replayBody(kimiWeb, pack, [body]).output;
+    for (let at = 0; at <= body.length; at++) {
+      const cut = replayBody(kimiWeb, pack, [body.slice(0, at), body.slice(at)]);
+      if (cut.output !== whole) expect.fail(`cut at byte ${String(at)} differs`);
+    }
+  }, 60_000);
+
   it('fails closed on a compressed envelope (its text cannot be read)', () => {
     const compressed = String.fromCharCode(1, 0, 0, 0, 2) + 'xx';
     const replay = replayBody(kimiWeb, pack, [compressed]);
