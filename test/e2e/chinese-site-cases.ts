@@ -1,7 +1,7 @@
 /**
  * E2E cases (issue 20): the extension guards Kimi's Connect envelopes (the
  * byte-level path: WIRE-FORMATS-2.md §2.3), Doubao (§3.3, every copy of the
- * text) and Qianwen (§3.2, cumulative) against mocks of their endpoints
+ * text), Yuanbao (§3.4) and Qianwen (§3.2, cumulative) against mocks of their endpoints
  * (test/mock-chat/chinese-site-routes.ts), the page reading each answer as that
  * site's client does. The network chunks fall anywhere, inside Kimi's 5-byte
  * headers and inside multi-byte characters too.
@@ -16,7 +16,7 @@ import type { WireCaseContext } from './wire-format-cases.ts';
 const REDACTED = '[redacted:github-pat]';
 
 export function describeChineseSites(context: () => WireCaseContext): void {
-  describe('Kimi, Doubao and Qianwen answers (issue 20)', () => {
+  describe('Kimi, Doubao, Yuanbao and Qianwen answers (issue 20)', () => {
     const token = fakeGithubToken();
 
     it('Kimi: redacts a token split across Connect envelopes, each re-sent with its byte length', async () => {
@@ -109,6 +109,36 @@ export function describeChineseSites(context: () => WireCaseContext): void {
       }
       expect(copies.delta).toBe(copies.blocks);
       expect(copies.ended).toBe(true);
+    });
+
+    it('Yuanbao: redacts the token across text deltas; non-JSON lines reach the page as sent', async () => {
+      const { page } = context();
+      const read = await page.evaluate(async () => {
+        const res = await fetch('/yuanbao.tencent.com/api/chat/conv-1', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"prompt":"hi"}',
+        });
+        const body = await res.text();
+        let answer = '';
+        const other: string[] = [];
+        for (const frame of body.split('\n\n')) {
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          if (data === undefined) continue;
+          // The client's rule (§3.4): data starting with `[` or a lowercase letter is not JSON.
+          if (/^(?:\[|[a-z])/.test(data)) {
+            other.push(data);
+            continue;
+          }
+          const chunk = JSON.parse(data) as { type?: string; msg?: string };
+          if (chunk.type === 'text') answer += chunk.msg ?? '';
+        }
+        return { answer, other };
+      });
+      expect(read.answer).not.toContain(token.slice(4, 16));
+      expect(read.answer).toContain(REDACTED);
+      expect(read.answer).toContain('(rotate it soon).');
+      expect(read.other).toEqual(['[MSGINDEX:2]', '[DONE]']);
     });
 
     it('Qianwen: each cumulative snapshot shows the guarded text so far', async () => {

@@ -10,7 +10,11 @@
  * - `POST /chat/completion?aid=…`: Doubao SSE (§3.3): the token in every copy
  *   (CHUNK_DELTA, STREAM_CHUNK text blocks, tts_content), then SSE_REPLY_END;
  * - `POST /api/v2/chat?biz_id=ai_qwen`: Qianwen SSE (§3.2): cumulative
- *   `text/plain` messages, then `event: complete`.
+ *   `text/plain` messages, then `event: complete`;
+ * - `POST /yuanbao.tencent.com/api/chat/{id}`: Yuanbao SSE (§3.4): think and
+ *   text deltas, a non-JSON `data:` line, `[DONE]`. Yuanbao's recogniser
+ *   matches its host, which a loopback mock cannot have, so the mock serves the
+ *   route under a path that spells it.
  *
  * The e2e cases (wire-format-cases.ts) read them back as those sites' clients do.
  * Loopback only, like the rest of the mock chat.
@@ -105,6 +109,19 @@ export function qianwenAnswerBody(): Buffer {
   return Buffer.from([...frames, 'event: complete\ndata: {}\n\n'].join(''), 'utf8');
 }
 
+export function yuanbaoAnswerBody(): Buffer {
+  const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+  return Buffer.from(
+    [
+      data({ type: 'think', content: 'The user wants the token.' }),
+      'data: [MSGINDEX:2]\n\n',
+      ...answerPieces().map((msg) => data({ type: 'text', msg })),
+      'data: [DONE]\n\n',
+    ].join(''),
+    'utf8',
+  );
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ChineseSiteRoutes {
@@ -122,6 +139,9 @@ function routeOf(url: URL): Route | undefined {
   }
   if (url.pathname === '/chat/completion' && url.searchParams.has('aid')) {
     return { type: 'text/event-stream', body: doubaoAnswerBody };
+  }
+  if (url.pathname.startsWith('/yuanbao.tencent.com/api/chat/')) {
+    return { type: 'text/event-stream', body: yuanbaoAnswerBody };
   }
   if (url.pathname === '/api/v2/chat' && url.searchParams.get('biz_id') === 'ai_qwen') {
     return { type: 'text/event-stream', body: qianwenAnswerBody };
