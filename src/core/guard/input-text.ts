@@ -10,18 +10,21 @@ export class InputText {
    */
   constructor(private readonly countsCodePoints = true) {}
 
+  /**
+   * The units kept, from absolute offset `textBase`: the retained ones (from `base`)
+   * and at least the LOOKBEHIND units before them (all of them near the stream start).
+   * A trim moves `base` only; the string is cut once the units before `base` exceed
+   * TRIM_SLACK, so a stream of small chunks does not make two strings per chunk.
+   */
   private text = '';
-  /** Absolute offset of `text[0]`. */
+  private textBase = 0;
+  /** Absolute offset of the first retained unit. */
   private base = 0;
   /** Code points before `base`. */
   private codePointsBeforeBase = 0;
-  /** The unit just before `base` (-1 at stream start), to pair a surrogate split by a trim. */
-  private unitBeforeBase = -1;
-  /** The last `LOOKBEHIND` units trimmed (all of them near the stream start). */
-  private tailBeforeBase = '';
 
   get end(): number {
-    return this.base + this.text.length;
+    return this.textBase + this.text.length;
   }
 
   get start(): number {
@@ -29,58 +32,62 @@ export class InputText {
   }
 
   get retained(): number {
-    return this.text.length;
+    return this.end - this.base;
   }
 
   append(chunk: string): void {
     this.text += chunk;
   }
 
-  /** The retained text (its first unit is at absolute offset `start`), for tight loops. */
+  /**
+   * The kept text for tight loops: its first unit is at absolute offset `retainedBase`
+   * (at or before `start`; read only from `start` on).
+   */
   get retainedText(): string {
     return this.text;
   }
 
-  /** The retained text and its absolute offset, for tight scanning loops. */
+  get retainedBase(): number {
+    return this.textBase;
+  }
+
+  /** The kept text and the absolute offset of its first unit, for tight scanning loops. */
   view(): { text: string; base: number } {
-    return { text: this.text, base: this.base };
+    return { text: this.text, base: this.textBase };
   }
 
   /** Code unit at absolute offset `at` (must be retained). */
   unitAt(at: number): number {
-    return this.text.charCodeAt(at - this.base);
+    return this.text.charCodeAt(at - this.textBase);
   }
 
   /** The unit before `at`, or -1 at the stream start. */
   unitBefore(at: number): number {
     if (at === 0) return -1;
-    if (at === this.base) return this.unitBeforeBase;
-    return this.text.charCodeAt(at - 1 - this.base);
+    return this.text.charCodeAt(at - 1 - this.textBase);
   }
 
   /**
    * Up to `LOOKBEHIND` units that end at `at` (retained or trimmed): what a validator
    * may read before a candidate (the name a value's keyword is part of). The same
-   * for any chunking: a trim keeps the units it forgets last.
+   * for any chunking: a trim keeps the LOOKBEHIND units before the retained text.
    */
   textBefore(at: number): string {
-    const k = at - this.base;
-    if (k >= LOOKBEHIND) return this.text.slice(k - LOOKBEHIND, k);
-    const joined = this.tailBeforeBase + this.text.slice(0, Math.max(0, k));
-    return joined.slice(-LOOKBEHIND);
+    const k = at - this.textBase;
+    return this.text.slice(Math.max(0, k - LOOKBEHIND), k);
   }
 
   slice(from: number, to: number): string {
-    return this.text.slice(from - this.base, to - this.base);
+    return this.text.slice(from - this.textBase, to - this.textBase);
   }
 
   /** Code-point offset of absolute unit offset `at` (a low surrogate after a high one adds none). */
   codePointOffset(at: number): number {
-    const k = at - this.base;
     // One pass, no slice or regular expression: this runs on every trim (every chunk).
-    let cp = this.codePointsBeforeBase + k;
-    let prev = this.unitBeforeBase;
-    for (let i = 0; i < k; i++) {
+    let cp = this.codePointsBeforeBase + (at - this.base);
+    const from = this.base - this.textBase;
+    let prev = this.base === 0 ? -1 : this.text.charCodeAt(from - 1);
+    for (let i = from; i < at - this.textBase; i++) {
       const unit = this.text.charCodeAt(i);
       if (isLowSurrogate(unit) && isHighSurrogate(prev)) cp--;
       prev = unit;
@@ -90,18 +97,22 @@ export class InputText {
 
   /** Forgets everything before absolute offset `at`. */
   trimBefore(at: number): void {
-    const k = at - this.base;
-    if (k <= 0) return;
+    if (at <= this.base) return;
     if (this.countsCodePoints) this.codePointsBeforeBase = this.codePointOffset(at);
-    this.unitBeforeBase = this.text.charCodeAt(k - 1);
-    this.tailBeforeBase =
-      k >= LOOKBEHIND
-        ? this.text.slice(k - LOOKBEHIND, k)
-        : (this.tailBeforeBase + this.text.slice(0, k)).slice(-LOOKBEHIND);
-    this.text = this.text.slice(k);
     this.base = at;
+    if (at - this.textBase > LOOKBEHIND + TRIM_SLACK) {
+      const keepFrom = at - LOOKBEHIND;
+      this.text = this.text.slice(keepFrom - this.textBase);
+      this.textBase = keepFrom;
+    }
   }
 }
+
+/**
+ * Units past LOOKBEHIND kept before the retained text until the string is cut:
+ * a bounded amount (DESIGN.md §3.9) that saves two string copies per chunk.
+ */
+export const TRIM_SLACK = 32;
 
 /** Units before a candidate that its validator may read (`textBefore`). */
 export const LOOKBEHIND = 32;

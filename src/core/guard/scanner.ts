@@ -173,6 +173,9 @@ export class Scanner {
   private readonly deferred: readonly number[];
   /** Per rule index: its slot among the deferred rules, or -1. */
   private readonly slotOf: Int32Array;
+  /** Per slot: the rule's start classes and how far back its live starts reach (read per push). */
+  private readonly slotClasses: readonly Uint8Array[];
+  private readonly slotReach: Int32Array;
   /**
    * Per slot: every start below this was started as a thread at a trigger (or
    * cannot reach one). Starts from here on have not been made.
@@ -242,6 +245,11 @@ export class Scanner {
     const slots = starts.deferred.length;
     this.slotOf = new Int32Array(rules.length).fill(-1);
     starts.deferred.forEach((r, slot) => (this.slotOf[r] = slot));
+    // Both were read when the start tables were built (startTablesOf): no automaton is built here.
+    this.slotClasses = starts.deferred.map(
+      (r) => (rules[r] as ScanRule).startClasses as Uint8Array,
+    );
+    this.slotReach = Int32Array.from(starts.deferred, (r) => this.reachOf(rules[r] as ScanRule));
     this.backFrom = new Array<number>(slots).fill(0);
     this.deadBelow = new Array<number>(slots).fill(0);
     this.probeLive = new Uint8Array(slots);
@@ -403,7 +411,7 @@ export class Scanner {
    */
   private stepRun(to: number): void {
     const text = this.input.retainedText;
-    const base = this.input.start;
+    const base = this.input.retainedBase;
     const { classOf, kind, classCount } = this.alphabet;
     const startsAny = this.startsAny;
     const startersAfter = this.startersAfter;
@@ -470,9 +478,9 @@ export class Scanner {
    */
   private skipQuiet(to: number): void {
     const text = this.input.retainedText;
-    const base = this.input.start;
+    const base = this.input.retainedBase;
     const { classOf, classCount, kind } = this.alphabet;
-    // startsAfter[k * classCount + g] is 1 only where startsAny[g] is: one read decides a start.
+    const starts = this.startsAny;
     const startsAfter = this.startsAfter;
     const ac = this.keywords;
     let node = this.acNode;
@@ -480,11 +488,15 @@ export class Scanner {
     if (p >= to) return;
     // The kind of the unit before `p`, carried along: advance() stops the skip short of any
     // hidden unit, so past the cursor the unit a person sees before `p` is the one at p - 1.
-    let prevKind: number = this.kindBefore(p);
+    // Read back only when first needed (-1 until then): most skips never need it.
+    let prevKind = -1;
     if (ac === null) {
       while (p < to) {
         const g = classOf[text.charCodeAt(p - base)] as number;
-        if (startsAfter[prevKind * classCount + g] === 1) break;
+        if (starts[g] === 1) {
+          if (prevKind < 0) prevKind = this.kindBefore(p);
+          if (startsAfter[prevKind * classCount + g] === 1) break;
+        }
         prevKind = kind[g] as number;
         p++;
       }
@@ -499,7 +511,10 @@ export class Scanner {
         if (node === 0) {
           // The bigrams cover starts after their first unit: a start at `p` itself is checked here.
           const g0 = classOf[text.charCodeAt(p - base)] as number;
-          if (startsAfter[prevKind * classCount + g0] === 1) break;
+          if (starts[g0] === 1) {
+            if (prevKind < 0) prevKind = this.kindBefore(p);
+            if (startsAfter[prevKind * classCount + g0] === 1) break;
+          }
           // Nothing partial: skip every position whose bigram starts nothing.
           const from = p;
           const hits = this.hits;
@@ -540,7 +555,10 @@ export class Scanner {
         const next = sym === 0 ? 0 : (goto[node * width + sym] as number);
         if (hasOutput[next] === 1) break;
         const g = classOf[unit] as number;
-        if (startsAfter[prevKind * classCount + g] === 1) break;
+        if (starts[g] === 1) {
+          if (prevKind < 0) prevKind = this.kindBefore(p);
+          if (startsAfter[prevKind * classCount + g] === 1) break;
+        }
         node = next;
         prevKind = kind[g] as number;
         p++;
@@ -627,12 +645,11 @@ export class Scanner {
     // made yet nor known dead (and reads the unit before it). The probe finds that start, so
     // only the text that could still begin a match is kept, not the rule's whole reach.
     for (let slot = 0; slot < this.deferred.length; slot++) {
-      const rule = this.rules[this.deferred[slot] as number] as ScanRule;
       this.probeLiveStart(slot, this.cursor);
       const floor = Math.max(
         this.backFrom[slot] as number,
         this.deadBelow[slot] as number,
-        this.cursor - this.reachOf(rule),
+        this.cursor - (this.slotReach[slot] as number),
       );
       need = Math.min(need, this.unitsBack(floor, 1));
     }
@@ -743,7 +760,7 @@ export class Scanner {
     const classes = rule.startClasses as Uint8Array;
     const classOf = this.alphabet.classOf;
     const text = this.input.retainedText;
-    const base = this.input.start;
+    const base = this.input.retainedBase;
     for (let s = from; s <= p; s++) {
       // Most units begin nothing: one table read before the full check.
       if (classes[classOf[text.charCodeAt(s - base)] as number] === 0) continue;
@@ -777,7 +794,7 @@ export class Scanner {
     const breaker = (rule.deferral as StartDeferral).breaker;
     const classOf = this.alphabet.classOf;
     const text = this.input.retainedText;
-    const base = this.input.start;
+    const base = this.input.retainedBase;
     const hidden = this.hidden !== null && !this.hidden.isEmpty ? this.hidden.union : null;
     for (let q = end - 1; q >= floor; q--) {
       if (breaker[classOf[text.charCodeAt(q - base)] as number] === 1) {
@@ -847,12 +864,26 @@ export class Scanner {
       this.probeLive[slot] = 0;
       this.deadBelow[slot] = Math.max(this.deadBelow[slot] as number, probe.start + 1);
     }
-    const r = this.deferred[slot] as number;
-    const rule = this.rules[r] as ScanRule;
-    const classes = rule.startClasses as Uint8Array;
+    const classes = this.slotClasses[slot] as Uint8Array;
     const classOf = this.alphabet.classOf;
     const text = this.input.retainedText;
-    const base = this.input.start;
+    const base = this.input.retainedBase;
+    // Quiet text, nearly every push: no unit the search below could try begins the rule
+    // (its range, from `deferralFloor`, lies inside this one), so its answer is known.
+    const since = Math.max(
+      this.backFrom[slot] as number,
+      this.deadBelow[slot] as number,
+      end - (this.slotReach[slot] as number),
+      this.input.start,
+    );
+    let first = since;
+    while (first < end && classes[classOf[text.charCodeAt(first - base)] as number] === 0) first++;
+    if (first === end) {
+      this.deadBelow[slot] = Math.max(this.deadBelow[slot] as number, end);
+      return Infinity;
+    }
+    const r = this.deferred[slot] as number;
+    const rule = this.rules[r] as ScanRule;
     for (let s = this.deferralFloor(slot, rule, end); s < end; s++) {
       if (classes[classOf[text.charCodeAt(s - base)] as number] === 0) continue;
       if (!this.canStartAt(rule, s)) continue;

@@ -116,6 +116,9 @@ export class StreamGuard {
   private readonly seenScanner: Scanner | null;
   private readonly writtenScanner: Scanner | null;
   private readonly flagging: Scanner | null;
+  /** The scanners that exist, flagging first; and the text-changing ones (read per chunk). */
+  private readonly scanners: readonly Scanner[];
+  private readonly spanScanners: readonly Scanner[];
   private readonly redactions: RedactionSpans;
   private continuation: Continuation | null = null;
   private readonly packLabel: string;
@@ -164,6 +167,8 @@ export class StreamGuard {
     for (const rule of sets.written) reach = Math.max(reach, rule.maxLength);
     this.redactions = new RedactionSpans(reach);
     this.hits = sharedHits([this.seenScanner, this.writtenScanner, this.flagging]);
+    this.spanScanners = [this.seenScanner, this.writtenScanner].filter((s) => s !== null);
+    this.scanners = [this.flagging, ...this.spanScanners].filter((s) => s !== null);
   }
 
   /** Feeds the next chunk; returns what may be released now. */
@@ -181,7 +186,12 @@ export class StreamGuard {
       if (this.hits !== null && added >= SHARED_PASS_MIN_CHUNK) {
         const { text: retained, base } = this.view.text.view();
         // Bigrams starting from the last unit of the previous chunk up to the next-to-last unit.
-        this.hits.compute(retained, base, Math.max(base, before - 1), this.view.text.end - 1);
+        this.hits.compute(
+          retained,
+          base,
+          Math.max(this.view.text.start, before - 1),
+          this.view.text.end - 1,
+        );
       }
       this.scan(false);
       if (!this.blocked) this.settle(false);
@@ -240,8 +250,7 @@ export class StreamGuard {
    */
   private scan(final: boolean): void {
     try {
-      for (const scanner of [this.flagging, this.seenScanner, this.writtenScanner]) {
-        if (scanner === null) continue;
+      for (const scanner of this.scanners) {
         if (final) scanner.finish();
         else scanner.advance(this.view.text.end);
         if (this.blocked) return;
@@ -268,9 +277,7 @@ export class StreamGuard {
 
   private determinedAt(): number {
     let at = 0;
-    for (const s of [this.flagging, this.seenScanner, this.writtenScanner]) {
-      if (s !== null) at = Math.max(at, s.determinedAt);
-    }
+    for (const s of this.scanners) at = Math.max(at, s.determinedAt);
     return at;
   }
 
@@ -330,9 +337,7 @@ export class StreamGuard {
   /** The earliest view offset from which a text-changing scanner may still report a span. */
   private holdFrom(): number {
     let from = this.view.text.end;
-    for (const s of [this.seenScanner, this.writtenScanner]) {
-      if (s !== null) from = Math.min(from, s.holdFrom());
-    }
+    for (const s of this.spanScanners) from = Math.min(from, s.holdFrom());
     return from;
   }
 
@@ -548,9 +553,7 @@ export class StreamGuard {
     }
     let keep = Math.min(this.view.text.end, this.redactions.firstStart);
     if (this.continuation !== null) keep = Math.min(keep, this.continuation.at);
-    for (const s of [this.seenScanner, this.writtenScanner, this.flagging]) {
-      if (s !== null) keep = Math.min(keep, s.needFrom());
-    }
+    for (const s of this.scanners) keep = Math.min(keep, s.needFrom());
     this.view.trimBefore(keep);
     this.input.trimBefore(Math.min(this.emitPos, this.view.rawStart(this.view.text.start)));
   }
