@@ -53,6 +53,8 @@ const escape = (u: number): string => `\\u${u.toString(16).padStart(4, '0')}`;
  */
 const SPECIAL_SOURCE = `[&<${HIDDEN_RANGES.map(([a, b]) => (a === b ? escape(a) : `${escape(a)}-${escape(b)}`)).join('')}]`;
 const SPECIAL = new RegExp(SPECIAL_SOURCE);
+/** The same, global: `decode` finds the next such unit from `lastIndex` (one object, not one per chunk). */
+const NEXT_SPECIAL = new RegExp(SPECIAL_SOURCE, 'g');
 
 /** Whether a person never sees the unit `u` (HIDDEN_RANGES; a low half is judged with its high). */
 function isHidden(u: number): boolean {
@@ -190,7 +192,7 @@ export class RenderedView {
     let viewAt = this.text.end;
     let rawAt = this.rawDone;
     let i = 0;
-    const special = new RegExp(SPECIAL_SOURCE, 'g');
+    const special = NEXT_SPECIAL;
     while (i < s.length) {
       const u = s.charCodeAt(i);
       if (this.inComment) {
