@@ -11,6 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { BIG_AGI_EXFIL } from '../mock-chat/copilot-big-agi-routes.ts';
 import { fakeGithubToken } from '../mock-chat/scripted-answers.ts';
+import { readAuditStore } from './audit-store.ts';
+import { OPTIONS_PATH, openExtensionPage } from './launch.ts';
 import type { WireCaseContext } from './wire-format-cases.ts';
 
 const REDACTED = '[redacted:github-pat]';
@@ -58,6 +60,23 @@ export function describeCopilotBigAgi(context: () => WireCaseContext): void {
         expect(read.done).toBe(true);
         expect(read.closed).toBe(true);
         expect(JSON.stringify(read)).not.toContain(token.slice(4, 16));
+        // Guarded as Copilot's format (its own adapter, not the generic socket fallback).
+        const { target } = context();
+        if (target === undefined) throw new Error('no extension browser in the context');
+        const options = await openExtensionPage(target, OPTIONS_PATH, '[data-testid="version"]');
+        try {
+          await expect
+            .poll(
+              async () =>
+                (await readAuditStore(options))?.some(
+                  (r) => r.format === 'copilot' && r.rule === 'github-pat',
+                ),
+              { timeout: 10_000 },
+            )
+            .toBe(true);
+        } finally {
+          await options.close();
+        }
       } finally {
         await socketPage.close();
       }

@@ -181,5 +181,5 @@ describe.each([
     await popup.close();
   });
 
-  describeWireFormats(() => ({ chat, page }));
+  describeWireFormats(() => ({ chat, page, target }));
 });

@@ -15,7 +15,7 @@ import type { MockChat } from '../mock-chat/server.ts';
 import { describeChatglmPerplexity } from './chatglm-perplexity-cases.ts';
 import { describeChineseSites } from './chinese-site-cases.ts';
 import { describeCopilotBigAgi } from './copilot-big-agi-cases.ts';
-import { askMockChat } from './launch.ts';
+import { askMockChat, type ExtensionBrowser } from './launch.ts';
 
 interface WireAnswer {
   text: string;
@@ -58,6 +58,8 @@ async function askIn(
 export interface WireCaseContext {
   chat: MockChat;
   page: Page;
+  /** The browser with the extension (its pages read the audit log). */
+  target?: ExtensionBrowser;
 }
 
 /** Declares the wire-format cases; `context()` gives the running mock chat and chat page. */
