@@ -1,6 +1,7 @@
 import type { AuditSettings } from '../../protocol/settings-schema.ts';
 import { t } from '../i18n.ts';
 import type { ManagedLocks } from '../managed-locks.ts';
+import { AuditExportField } from './audit-export-field.tsx';
 import { ClearLogButton } from './clear-log-button.tsx';
 import { RetentionField } from './retention-field.tsx';
 import { RETENTION_LIMITS } from './settings-edits.ts';
@@ -61,6 +62,7 @@ export function AuditSection({
         </button>
         <ClearLogButton disabled={disabled} onConfirm={onClear} />
       </div>
+      <AuditExportField disabled={disabled} />
     </section>
   );
 }

@@ -54,6 +54,8 @@ export const ports: FakePort[] = [];
 
 /** Issue 21 §1: what `storage.managed.get()` gives (the organisation's policy). */
 let managedArea: unknown = {};
+/** Issue 21 §2: storage.local as extension pages read and write it (the audit export). */
+export const localArea: Record<string, unknown> = {};
 const storageListeners = new Set<(changes: unknown, area: string) => void>();
 
 /** Sets the managed policy and, as Chrome does on a live change, fires `storage.onChanged`. */
@@ -84,6 +86,22 @@ export const fakeBrowser = {
   permissions: { request: vi.fn<(request: { origins: string[] }) => Promise<boolean>>() },
   storage: {
     managed: { get: vi.fn(() => Promise.resolve(structuredClone(managedArea))) },
+    local: {
+      get: vi.fn((keys: string[]) =>
+        Promise.resolve(
+          Object.fromEntries(keys.filter((k) => k in localArea).map((k) => [k, localArea[k]])),
+        ),
+      ),
+      set: vi.fn((items: Record<string, unknown>) => {
+        Object.assign(localArea, structuredClone(items));
+        for (const listener of storageListeners) listener(items, 'local');
+        return Promise.resolve();
+      }),
+      remove: vi.fn((keys: string[]) => {
+        for (const key of keys) delete localArea[key];
+        return Promise.resolve();
+      }),
+    },
     onChanged: {
       addListener: (listener: (changes: unknown, area: string) => void) =>
         storageListeners.add(listener),
@@ -97,6 +115,7 @@ export function resetFakeBrowser(): void {
   vi.clearAllMocks();
   ports.length = 0;
   managedArea = {};
+  for (const key of Object.keys(localArea)) delete localArea[key];
   storageListeners.clear();
   fakeBrowser.i18n.getMessage.mockImplementation(englishMessage);
 }

@@ -1,0 +1,73 @@
+// @vitest-environment happy-dom
+/**
+ * Issue 21 §2 in the options page: the person sets the OTLP endpoint (the host
+ * permission is asked in the click), a bad URL is refused, the export's counts show,
+ * and the organisation's endpoint is shown locked.
+ */
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { h } from 'preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser, localArea, resetFakeBrowser, setManagedPolicy } from './fake-browser.ts';
+
+vi.mock('webextension-polyfill', async () => ({
+  default: (await import('./fake-browser.ts')).fakeBrowser,
+}));
+
+const { AuditExportField } = await import('../../../src/ui/options/audit-export-field.tsx');
+
+beforeEach(() => resetFakeBrowser());
+afterEach(() => cleanup());
+
+describe('AuditExportField', () => {
+  it('asks for the endpoint host in the click, then stores the endpoint', async () => {
+    fakeBrowser.permissions.request.mockResolvedValue(true);
+    render(h(AuditExportField, { disabled: false }));
+    const input = (await screen.findByTestId('audit-export-endpoint')) as HTMLInputElement;
+    fireEvent.input(input, { target: { value: 'https://otel.example.org:4318' } });
+    fireEvent.click(screen.getByTestId('audit-export-save'));
+    expect(fakeBrowser.permissions.request).toHaveBeenCalledWith({
+      origins: ['https://otel.example.org/*'],
+    });
+    await waitFor(() =>
+      expect(localArea.auditExport).toEqual({ endpoint: 'https://otel.example.org:4318/v1/logs' }),
+    );
+  });
+
+  it('refuses a URL with credentials, and stores nothing when the host is refused', async () => {
+    render(h(AuditExportField, { disabled: false }));
+    const input = (await screen.findByTestId('audit-export-endpoint')) as HTMLInputElement;
+    fireEvent.input(input, { target: { value: 'https://user:secret@otel.example.org' } });
+    fireEvent.click(screen.getByTestId('audit-export-save'));
+    expect((await screen.findByRole('alert')).textContent).toContain('http or https URL');
+    expect(fakeBrowser.permissions.request).not.toHaveBeenCalled();
+
+    fakeBrowser.permissions.request.mockResolvedValue(false);
+    fireEvent.input(input, { target: { value: 'https://otel.example.org' } });
+    fireEvent.click(screen.getByTestId('audit-export-save'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('did not grant'));
+    expect(localArea.auditExport).toBeUndefined();
+  });
+
+  it('shows how many records wait and how many the full queue dropped', async () => {
+    localArea.auditExport = { endpoint: 'https://otel.example.org/v1/logs' };
+    localArea.auditExportStatus = {
+      endpoint: 'https://otel.example.org/v1/logs',
+      queued: 12,
+      droppedTotal: 3,
+    };
+    render(h(AuditExportField, { disabled: false }));
+    expect((await screen.findByTestId('audit-export-status')).textContent).toContain(
+      'Waiting to be sent: 12 · dropped when the queue was full: 3',
+    );
+  });
+
+  it('shows the organisation endpoint locked', async () => {
+    setManagedPolicy({ auditExport: { endpoint: 'https://collector.corp.example:4318' } });
+    render(h(AuditExportField, { disabled: false }));
+    const input = (await screen.findByTestId('audit-export-endpoint')) as HTMLInputElement;
+    await waitFor(() => expect(input.value).toBe('https://collector.corp.example:4318/v1/logs'));
+    expect(input.disabled).toBe(true);
+    expect(screen.getByTestId('locked').textContent).toBe('Set by your organisation');
+    expect(screen.queryByTestId('audit-export-save')).toBeNull();
+  });
+});
