@@ -17,6 +17,19 @@ import type { WireCaseContext } from './wire-format-cases.ts';
 
 const REDACTED = '[redacted:github-pat]';
 
+/** The audit log holds the token's redaction under `format`: that adapter guarded it. */
+async function expectAudited({ target }: WireCaseContext, format: string): Promise<void> {
+  if (target === undefined) throw new Error('no extension browser in the context');
+  const options = await openExtensionPage(target, OPTIONS_PATH, '[data-testid="version"]');
+  try {
+    const audited = async () =>
+      (await readAuditStore(options))?.some((r) => r.format === format && r.rule === 'github-pat');
+    await expect.poll(audited, { timeout: 10_000 }).toBe(true);
+  } finally {
+    await options.close();
+  }
+}
+
 export function describeCopilotBigAgi(context: () => WireCaseContext): void {
   describe('Copilot and big-AGI answers (issue 20)', () => {
     const token = fakeGithubToken();
@@ -61,22 +74,7 @@ export function describeCopilotBigAgi(context: () => WireCaseContext): void {
         expect(read.closed).toBe(true);
         expect(JSON.stringify(read)).not.toContain(token.slice(4, 16));
         // Guarded as Copilot's format (its own adapter, not the generic socket fallback).
-        const { target } = context();
-        if (target === undefined) throw new Error('no extension browser in the context');
-        const options = await openExtensionPage(target, OPTIONS_PATH, '[data-testid="version"]');
-        try {
-          await expect
-            .poll(
-              async () =>
-                (await readAuditStore(options))?.some(
-                  (r) => r.format === 'copilot' && r.rule === 'github-pat',
-                ),
-              { timeout: 10_000 },
-            )
-            .toBe(true);
-        } finally {
-          await options.close();
-        }
+        await expectAudited(context(), 'copilot');
       } finally {
         await socketPage.close();
       }
@@ -121,6 +119,7 @@ export function describeCopilotBigAgi(context: () => WireCaseContext): void {
       expect(read.answer).not.toContain(BIG_AGI_EXFIL);
       expect(read.answer).toMatch(/ done\.$/);
       expect(read.end).toBe('ok');
+      await expectAudited(context(), 'big-agi');
     });
   });
 }
