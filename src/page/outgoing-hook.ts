@@ -19,6 +19,7 @@
  */
 import { recogniseRequest } from '../core/wire/requests/request-recognisers.ts';
 import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
+import { byteBodyCodec } from './body-codec.ts';
 import type { RequestVerdict } from './remote-guard.ts';
 
 type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
@@ -72,6 +73,29 @@ async function bodyText(input: RequestInfo | URL, init: RequestInit | undefined)
   return '';
 }
 
+/**
+ * A byte-level request body (request-text.ts `bytes`: Kimi's Connect envelope) as
+ * a byte string, read from copies as `bodyText` reads text.
+ */
+async function bodyBytes(input: RequestInfo | URL, init: RequestInit | undefined): Promise<string> {
+  const body = init?.body;
+  if (body instanceof ReadableStream) throw new TypeError('stream body');
+  const copy =
+    body !== undefined && body !== null
+      ? new Response(body)
+      : input instanceof Request
+        ? input.clone()
+        : new Response('');
+  return byteBodyCodec().decode(new Uint8Array(await copy.arrayBuffer()));
+}
+
+/** A byte string back to the bytes it stands for. */
+function bytesOf(text: string): Uint8Array<ArrayBuffer> {
+  const codec = byteBodyCodec();
+  codec.add(text);
+  return codec.take();
+}
+
 function refusal(): TypeError {
   return new TypeError('Failed to fetch');
 }
@@ -79,12 +103,14 @@ function refusal(): TypeError {
 export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
   const guard = async (
     request: OutgoingRequest,
+    bytes: boolean,
     input: RequestInfo | URL,
     init: RequestInit | undefined,
   ): Promise<FetchArgs> => {
     let verdict: RequestVerdict;
     try {
-      verdict = await deps.guard(request, await bodyText(input, init));
+      const body = bytes ? await bodyBytes(input, init) : await bodyText(input, init);
+      verdict = await deps.guard(request, body);
     } catch {
       verdict = { send: false };
     }
@@ -92,12 +118,13 @@ export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
     // A new Request: the page's input and init keep what the page put in them (its
     // Request is cloned, so even its body stays unread).
     const base = new Request(input instanceof Request ? input.clone() : request.url, init);
-    return [new Request(base, { body: verdict.body })];
+    return [new Request(base, { body: bytes ? bytesOf(verdict.body) : verdict.body })];
   };
 
   return {
     prepare(input, init) {
       let request: OutgoingRequest;
+      let bytes: boolean;
       try {
         const method = methodOf(input, init);
         if (method === 'GET' || method === 'HEAD') return undefined;
@@ -105,12 +132,14 @@ export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
         if (url === undefined) return undefined;
         const contentType = headersOf(input, init).get('content-type') ?? '';
         request = { url, method, contentType };
-        if (recogniseRequest(request) === undefined) return undefined;
+        const recogniser = recogniseRequest(request);
+        if (recogniser === undefined) return undefined;
+        bytes = recogniser.bytes === true;
       } catch {
         return undefined;
       }
       // The resolved URL (against the document's base, as fetch and XHR resolve it).
-      return guard(request, input, init);
+      return guard(request, bytes, input, init);
     },
   };
 }

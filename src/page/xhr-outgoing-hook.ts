@@ -18,6 +18,7 @@
  *
  * No extension APIs here.
  */
+import { recogniseRequest } from '../core/wire/requests/request-recognisers.ts';
 import { apply, weakMap } from './intrinsics.ts';
 import { replaceMethod } from './native-patch.ts';
 import type { OutgoingHook } from './outgoing-hook.ts';
@@ -105,8 +106,12 @@ export function installXhrOutgoingHook(
         prepared
           .then(
             async ([guarded]) => {
-              const text = await (guarded as Request).text();
-              apply(nativeSend, this, [text]);
+              // A byte-level body (request-text.ts `bytes`: Kimi's Connect envelope) goes as bytes.
+              const copy = guarded as Request;
+              const probe = { url: copy.url, method: copy.method, contentType: '' };
+              const bytes = recogniseRequest(probe)?.bytes === true;
+              const body = bytes ? await copy.arrayBuffer() : await copy.text();
+              apply(nativeSend, this, [body]);
             },
             () => fail(this),
           )

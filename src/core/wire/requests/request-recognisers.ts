@@ -87,6 +87,13 @@ export const requestRecognisers = {
     sendsHistory: false,
     detect: sendTo(answers.perplexity),
   },
+  /** Kimi (WIRE-FORMATS-2.md §2.2): a binary Connect envelope to the answer's route, read as bytes. */
+  kimiRequest: {
+    name: 'kimi-web',
+    sendsHistory: false,
+    bytes: true,
+    detect: sendTo(answers.kimiWeb),
+  },
   /** Doubao (WIRE-FORMATS-2.md §3.3): the send is the answer's route, `/chat/completion?aid=…`. */
   doubaoRequest: { name: 'doubao-web', sendsHistory: false, detect: sendTo(answers.doubaoWeb) },
   /** Tencent Yuanbao (§3.4): `POST yuanbao.tencent.com/api/chat/{conversationId}`. */
@@ -151,6 +158,7 @@ export const requestRecognisersInOrder: readonly RequestRecogniser[] = [
   requestRecognisers.zaiRequest,
   requestRecognisers.chatglmRequest,
   requestRecognisers.perplexityRequest,
+  requestRecognisers.kimiRequest,
   requestRecognisers.doubaoRequest,
   requestRecognisers.yuanbaoRequest,
   requestRecognisers.qianwenRequest,

@@ -4,6 +4,7 @@ import { aiSdkRequestShapeOfBody } from './ai-sdk-request-shape.ts';
 import { bigAgiRequest } from './big-agi-request.ts';
 import { chatglmRequest } from './chatglm-request.ts';
 import { doubaoRequest, qianwenRequest, yuanbaoRequest } from './chinese-site-requests.ts';
+import { kimiRequest } from './kimi-request.ts';
 import { perplexityRequest } from './perplexity-request.ts';
 import { zaiRequest } from './zai-request.ts';
 import { geminiWebRequest } from './gemini-web-request.ts';
@@ -33,6 +34,7 @@ const adapters: readonly RequestAdapter[] = [
   zaiRequest,
   chatglmRequest,
   perplexityRequest,
+  kimiRequest,
   doubaoRequest,
   yuanbaoRequest,
   qianwenRequest,

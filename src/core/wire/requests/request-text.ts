@@ -43,6 +43,13 @@ export interface RequestRecogniser {
    * rewrites it and asks the person instead (outgoing-request-guard.ts).
    */
   readonly integrityBound?: boolean;
+  /**
+   * The body is read as bytes, not UTF-8 text (Kimi's Connect envelope,
+   * WIRE-FORMATS-2.md §2.2, whose length counts bytes): `locate` and `rewrite`
+   * take and give a byte string, one code unit per byte (byte-string.ts), and
+   * the page hooks read and send the body as bytes (outgoing-hook.ts).
+   */
+  readonly bytes?: true;
   detect(request: OutgoingRequest): boolean;
 }
 
