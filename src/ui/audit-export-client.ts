@@ -88,6 +88,21 @@ export function saveEndpoint(typed: string): Promise<SaveOutcome> {
   });
 }
 
+/**
+ * Asks for the host permission of the endpoint in force (the organisation's: a policy
+ * cannot grant it). From a click, like `saveEndpoint`; the background resumes on
+ * `permissions.onAdded`.
+ */
+export function allowEndpointHost(endpoint: string): Promise<boolean> {
+  try {
+    return browser.permissions
+      .request({ origins: [endpointPermissionPattern(endpoint)] })
+      .catch(() => false);
+  } catch {
+    return Promise.resolve(false);
+  }
+}
+
 /** Switches the export off (the background then empties its queue). */
 export async function removeEndpoint(): Promise<void> {
   await browser.storage.local.remove([EXPORT_SETTINGS_KEY, EXPORT_STATUS_KEY]);

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { t } from '../i18n.ts';
 import { LockedBadge } from '../locked-badge.tsx';
 import {
+  allowEndpointHost,
   removeEndpoint,
   saveEndpoint,
   useAuditExport,
@@ -57,6 +58,17 @@ export function AuditExportField({ disabled }: { disabled: boolean }) {
         onInput={(event) => setTyped(event.currentTarget.value)}
       />
       {locked ? <LockedBadge /> : null}
+      {locked && view.status?.permissionMissing === true ? (
+        <div class="csg-buttons">
+          <button
+            type="button"
+            data-testid="audit-export-allow"
+            onClick={() => void allowEndpointHost(view.managed ?? '')}
+          >
+            {t('options_export_allow')}
+          </button>
+        </div>
+      ) : null}
       {locked ? null : (
         <div class="csg-buttons">
           <button

@@ -70,4 +70,20 @@ describe('AuditExportField', () => {
     expect(screen.getByTestId('locked').textContent).toBe('Set by your organisation');
     expect(screen.queryByTestId('audit-export-save')).toBeNull();
   });
+
+  it('offers to allow the organisation endpoint host when its permission is missing', async () => {
+    setManagedPolicy({ auditExport: { endpoint: 'https://collector.corp.example' } });
+    localArea.auditExportStatus = {
+      endpoint: 'https://collector.corp.example/v1/logs',
+      queued: 4,
+      droppedTotal: 0,
+      permissionMissing: true,
+    };
+    fakeBrowser.permissions.request.mockResolvedValue(true);
+    render(h(AuditExportField, { disabled: false }));
+    fireEvent.click(await screen.findByTestId('audit-export-allow'));
+    expect(fakeBrowser.permissions.request).toHaveBeenCalledWith({
+      origins: ['https://collector.corp.example/*'],
+    });
+  });
 });
