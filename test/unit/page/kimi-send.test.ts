@@ -28,11 +28,11 @@ const noMarks = (m: GuardReport): GuardAnswer[] =>
     : [];
 
 /** An envelope as Kimi's client writes it (Node's own UInt32BE). */
-function envelope(value: unknown): Uint8Array {
+function envelope(value: unknown): Uint8Array<ArrayBuffer> {
   const json = Buffer.from(JSON.stringify(value), 'utf8');
   const header = Buffer.alloc(5);
   header.writeUInt32BE(json.length, 1);
-  return new Uint8Array(Buffer.concat([header, json]));
+  return Uint8Array.from(Buffer.concat([header, json]));
 }
 
 const sendBody = (content: string) => ({
