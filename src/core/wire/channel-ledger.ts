@@ -17,20 +17,31 @@ interface LedgerPiece {
   text: string;
 }
 
+/** Chunks of input kept apart before they are joined to the rest (`inputText`). */
+const JOIN_EVERY = 256;
+/** Pieces behind the delta cursor that are folded at once (`fold`). */
+const FOLD_AFTER = 256;
+
 export class ChannelLedger {
   private readonly guard: StreamGuard;
   /**
-   * Every input unit fed so far, as a rope: appending is O(1) and it is only
-   * flattened when a snapshot or echo slot compares against it.
+   * Every input unit fed so far: `input` and then `recent`, joined into `input`
+   * every JOIN_EVERY chunks and when read, so a long answer keeps a few long
+   * strings rather than a rope of one cell per chunk for the collector to walk.
    */
   private input = '';
+  private recent: string[] = [];
   private fedLength = 0;
-  /** The input from `tailStart` on: the part the guard has not released yet, plus the newest chunk. */
-  private tail = '';
-  private tailStart = 0;
   /** Concatenated output, rebuilt only when a cumulative slot asks for it. */
   private outputCache: string | null = '';
-  private readonly pieces: LedgerPiece[] = [];
+  /** Release pieces not folded into `foldedOutput` yet, in input order. */
+  private pieces: LedgerPiece[] = [];
+  /**
+   * The output of the pieces no span will ask for again, concatenated: without it
+   * a long answer kept an object per guard push to its end (issue 19 §3: the
+   * collector's share of the wire's cost grew with the stream).
+   */
+  private foldedOutput = '';
   /** Index of the first piece that may still overlap an unrendered delta span. */
   private cursor = 0;
   private released = 0;
@@ -62,6 +73,7 @@ export class ChannelLedger {
 
   /** The whole input so far (for snapshot and echo slots). */
   get inputText(): string {
+    this.joinRecent();
     return this.input;
   }
 
@@ -69,8 +81,8 @@ export class ChannelLedger {
   feed(text: string): number {
     const from = this.fedLength;
     if (this.finished || text.length === 0) return from;
-    this.input += text;
-    this.tail += text;
+    this.recent.push(text);
+    if (this.recent.length === JOIN_EVERY) this.joinRecent();
     this.fedLength += text.length;
     this.record(this.guard.push(text));
     return from;
@@ -80,6 +92,12 @@ export class ChannelLedger {
     if (this.finished) return;
     this.finished = true;
     this.record(this.guard.end());
+  }
+
+  private joinRecent(): void {
+    if (this.recent.length === 0) return;
+    this.input += this.recent.join('');
+    this.recent = [];
   }
 
   /** True when the guard has decided every input unit before `to`. */
@@ -108,6 +126,7 @@ export class ChannelLedger {
     let out = '';
     let i = this.cursor;
     while (i < this.pieces.length && (this.pieces[i] as LedgerPiece).piece.to <= from) i++;
+    if (i >= FOLD_AFTER) i -= this.fold(i);
     this.cursor = i;
     for (; i < this.pieces.length; i++) {
       const { piece, text } = this.pieces[i] as LedgerPiece;
@@ -123,10 +142,34 @@ export class ChannelLedger {
     return out;
   }
 
+  /**
+   * Folds the first `count` pieces, all before the cursor, into `foldedOutput`;
+   * returns how many it folded. Spans are rendered in input order, so a delta
+   * span never asks for them again (they end at or before its start), and a
+   * cumulative span ends at or after that start, so it counts all of their
+   * output (`textUpTo`): their text length, as it counted them one by one. An
+   * empty piece is not folded (`textUpTo` leaves out one that starts at its end).
+   */
+  private fold(count: number): number {
+    let n = 0;
+    while (
+      n < count &&
+      (this.pieces[n] as LedgerPiece).piece.from < (this.pieces[n] as LedgerPiece).piece.to
+    )
+      n++;
+    if (n === 0) return 0;
+    this.foldedOutput += this.pieces
+      .slice(0, n)
+      .map((p) => p.text)
+      .join('');
+    this.pieces = this.pieces.slice(n);
+    return n;
+  }
+
   /** Guarded text of input [0, to): what a cumulative snapshot up to `to` must show. */
   textUpTo(to: number): string {
-    this.outputCache ??= this.pieces.map((p) => p.text).join('');
-    let end = 0;
+    this.outputCache ??= this.foldedOutput + this.pieces.map((p) => p.text).join('');
+    let end = this.foldedOutput.length;
     for (const { piece, text } of this.pieces) {
       if (piece.from >= to) break;
       end += piece.kind === 'replace' ? text.length : Math.min(piece.to, to) - piece.from;
@@ -135,20 +178,18 @@ export class ChannelLedger {
   }
 
   private record(result: GuardResult): void {
+    // `emit` is the pieces' output in order (guard-event.ts): a kept piece's text is the
+    // next (to - from) units of it, so the input needs no copy of its own here.
+    let at = 0;
     for (const piece of result.pieces) {
       const text =
-        piece.kind === 'replace'
-          ? piece.text
-          : this.tail.slice(piece.from - this.tailStart, piece.to - this.tailStart);
+        piece.kind === 'replace' ? piece.text : result.emit.slice(at, at + piece.to - piece.from);
+      at += text.length;
       this.pieces.push({ piece, text });
     }
+    if (at !== result.emit.length) throw new Error('guard output and its pieces disagree');
     if (result.pieces.length > 0) this.outputCache = null;
     this.released = result.released;
-    // Released input is never read again: keep only the tail the guard still holds.
-    if (this.released > this.tailStart) {
-      this.tail = this.tail.slice(Math.min(this.released, this.fedLength) - this.tailStart);
-      this.tailStart = Math.min(this.released, this.fedLength);
-    }
     if (result.events.length > 0) this.onEvents(this.name, result.events);
   }
 }
