@@ -63,6 +63,43 @@ export function describeChineseSites(context: () => WireCaseContext): void {
       expect(read.flags.at(-1)).toBe(2);
     });
 
+    it("Kimi: the person's token leaves redacted in a Connect envelope with its new byte length", async () => {
+      const { page } = context();
+      const sent = await page.evaluate(async (secret: string) => {
+        const json = new TextEncoder().encode(
+          JSON.stringify({
+            scenario: 'SCENARIO_K2D5',
+            message: {
+              role: 'user',
+              blocks: [
+                { message_id: '', text: { content: `巴黎 ${'x'.repeat(120)} key ${secret}` } },
+              ],
+            },
+            options: { thinking: false },
+          }),
+        );
+        const body = new Uint8Array(5 + json.length);
+        new DataView(body.buffer).setUint32(1, json.length);
+        body.set(json, 5);
+        const res = await fetch('/apiv2/kimi.gateway.chat.v1.ChatService/Chat', {
+          method: 'POST',
+          headers: { 'content-type': 'application/connect+json' },
+          body,
+        });
+        await res.arrayBuffer();
+        return (await fetch('/kimi/last-send')).text();
+      }, token);
+      const bytes = Buffer.from(sent, 'base64');
+      expect(bytes.readUInt8(0)).toBe(0);
+      expect(bytes.readUInt32BE(1)).toBe(bytes.length - 5);
+      const json = JSON.parse(bytes.subarray(5).toString('utf8')) as {
+        message: { blocks: { text: { content: string } }[] };
+      };
+      const text = json.message.blocks[0]?.text.content ?? '';
+      expect(text).not.toContain(token.slice(4, 16));
+      expect(text).toMatch(/^巴黎 x+ key \[redacted:github-pat\]$/);
+    });
+
     it('Doubao: redacts the token in every copy of the text and in the brief', async () => {
       const { page } = context();
       const copies = await page.evaluate(async () => {

@@ -16,6 +16,7 @@
  *   matches its host, which a loopback mock cannot have, so the mock serves the
  *   route under a path that spells it.
  *
+ * `GET /kimi/last-send` gives the last body Kimi's route received (base64).
  * The e2e cases (wire-format-cases.ts) read them back as those sites' clients do.
  * Loopback only, like the rest of the mock chat.
  */
@@ -162,12 +163,23 @@ export function createChineseSiteRoutes(options: { chunkDelayMs: number }): Chin
     }
     res.end();
   };
+  let lastKimiSend = Buffer.alloc(0);
   return {
     handle(req, res, url) {
+      if (req.method === 'GET' && url.pathname === '/kimi/last-send') {
+        // The last body Kimi's route received, base64 (it is binary), for the send test.
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(lastKimiSend.toString('base64'));
+        return true;
+      }
       const route = req.method === 'POST' ? routeOf(url) : undefined;
       if (route === undefined) return false;
-      req.resume();
+      const parts: Buffer[] = [];
+      req.on('data', (part: Buffer) => {
+        if (parts.length < 64) parts.push(part);
+      });
       req.on('end', () => {
+        if (route.body === kimiAnswerBody) lastKimiSend = Buffer.concat(parts);
         stream(res, route).catch(() => res.destroy());
       });
       return true;
