@@ -98,8 +98,3 @@ export async function ackExported(
   })();
   await Promise.all([work, tx.done]);
 }
-
-/** Empties the queue (the endpoint was removed: nothing is to be delivered any more). */
-export async function clearExportQueue(db: AuditDb): Promise<void> {
-  await db.clear(EXPORT_QUEUE_STORE);
-}

@@ -18,7 +18,6 @@
 import type { AuditDb } from '../audit/audit-db.ts';
 import {
   ackExported,
-  clearExportQueue,
   DEFAULT_EXPORT_QUEUE_BOUND,
   exportQueueState,
   peekQueue,
@@ -98,7 +97,6 @@ export interface OtlpExporterDeps {
 type Outcome = { ok: true } | { ok: false; status: number; retryAfter: string | null };
 
 export class OtlpExporter {
-  private config: Promise<EndpointInForce | undefined> | undefined;
   private failures = 0;
   /** When the next attempt is due while backing off (ms since the epoch). */
   private nextAt = 0;
@@ -117,10 +115,12 @@ export class OtlpExporter {
     this.backoff = deps.backoff ?? DEFAULT_BACKOFF;
   }
 
-  /** The endpoint in force, read once and again after each change. */
+  /** The endpoint in force. */
   endpoint(): Promise<EndpointInForce | undefined> {
-    this.config ??= this.readConfig().catch(() => undefined);
-    return this.config;
+    // Read each time, not cached: Chrome may deliver the managed policy a moment after
+    // the worker starts (and announce it more than once), and a record logged meanwhile
+    // must still be queued.
+    return this.readConfig().catch(() => undefined);
   }
 
   private async readConfig(): Promise<EndpointInForce | undefined> {
@@ -154,14 +154,15 @@ export class OtlpExporter {
     if (name === EXPORT_ALARM) void this.drainNow();
   }
 
-  /** The endpoint or its permission changed: re-read, and start over (or stop). */
+  /**
+   * The endpoint or its permission changed: start over (or stop). With no endpoint,
+   * what is queued stays queued (bounded; content-free like the log itself) and
+   * nothing is sent: a policy read that comes up empty for a moment must not lose
+   * records, and an endpoint set again later receives them.
+   */
   async reconfigure(): Promise<void> {
-    this.config = undefined;
     await this.setBackoff(0, 0);
-    const config = await this.endpoint();
-    if (config === undefined) {
-      // Off: what was queued for an endpoint no longer set is not sent anywhere.
-      await clearExportQueue(await this.deps.db());
+    if ((await this.endpoint()) === undefined) {
       await this.deps.alarms?.clear(EXPORT_ALARM);
       return;
     }

@@ -17,7 +17,8 @@
  *   `runtime.getBackgroundPage()` that the page it finds afterwards is a new one.
  *
  * Both browsers run at the same time (one test each, concurrently) so the suite
- * pays for one 30-second outage, not two.
+ * pays for one 30-second outage, not two. Last, the endpoint set by the
+ * organisation's policy (managed-launch.ts): used, and shown locked in the options page.
  */
 import type { Page } from 'puppeteer';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,7 @@ import {
   openExtensionPage,
   type ExtensionBrowser,
 } from './launch.ts';
+import { launchChromiumWithPolicy, launchFirefoxWithPolicy } from './managed-launch.ts';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.ts';
 
 const OUTAGE_MS = 30_000;
@@ -247,5 +249,66 @@ describe.concurrent('audit export over OTLP/HTTP', () => {
     it(`${name}: every record arrives exactly once across a worker stop and a 30 s outage, with no text`, async () => {
       await scenario(name);
     }, 240_000);
+  }
+});
+
+describe('audit export set by the organisation policy', () => {
+  for (const [name, launch] of [
+    ['chromium', launchChromiumWithPolicy],
+    ['firefox', launchFirefoxWithPolicy],
+  ] as const) {
+    it(`${name}: exports to the policy endpoint and shows it locked`, async () => {
+      const receiver = await startOtlpReceiver();
+      cleanups.push(() => receiver.close());
+      const chat = await startMockChat({ chunkDelayMs: 2 });
+      cleanups.push(() => chat.close());
+      const target = await launch({ auditExport: { endpoint: receiver.url } });
+      try {
+        // Chromium publishes a fresh install's 3rdparty policy a moment after the
+        // extension starts: chat once the options page shows the policy in force.
+        const extensionPage = await openExtensionPage(target, OPTIONS_PATH, 'main');
+        const field = await extensionPage.waitForSelector('[data-testid="audit-export-endpoint"]');
+        await extensionPage.waitForFunction(
+          (url: string) => {
+            const input = document.querySelector<HTMLInputElement>(
+              '[data-testid="audit-export-endpoint"]',
+            );
+            return input?.value === url && input.disabled;
+          },
+          { timeout: 15_000 },
+          receiver.url,
+        );
+        expect(
+          await extensionPage.$('[data-testid="audit-export"] [data-testid="locked"]'),
+        ).not.toBeNull();
+        expect(await field?.evaluate((input) => (input as HTMLInputElement).disabled)).toBe(true);
+
+        const page = await target.browser.newPage();
+        await page.goto(`${chat.url}/`, { waitUntil: 'load' });
+        await page.waitForSelector('html[data-csg-bridge="on"]', { timeout: 10_000 });
+        await askMockChat(page, 'show me the secret');
+        const ids = await until(
+          'the record to arrive at the policy endpoint',
+          async () => {
+            const { ids, queued } = await auditState(extensionPage);
+            return ids.length > 0 && queued === 0 && receiver.records.length === ids.length
+              ? ids
+              : undefined;
+          },
+          20_000,
+          async () =>
+            JSON.stringify({
+              requests: receiver.requests,
+              state: await auditState(extensionPage),
+              status: await extensionPage.evaluate(() =>
+                chrome.storage.local.get('auditExportStatus'),
+              ),
+            }),
+        );
+        expect(receivedIds(receiver).map((id) => Number(id.split(':')[1]))).toEqual(ids);
+      } finally {
+        await target.close();
+      }
+    }, 60_000);
   }
 });

@@ -256,16 +256,20 @@ describe('OtlpExporter', () => {
     expect(h.local.data[EXPORT_STATUS_KEY]).toMatchObject({ permissionMissing: true, queued: 2 });
   });
 
-  it('prefers the organisation endpoint, and empties the queue when the endpoint is removed', async () => {
+  it('prefers the organisation endpoint; with none left, keeps the queue and sends nothing', async () => {
     const { fetch, requests } = endpoint(['network']);
     const managed = 'https://collector.corp.example/v1/logs';
     const h = await harness(fetch, { managedEndpoint: () => Promise.resolve(managed) });
     await h.log(2);
     await settle(() => requests.length === 1);
     expect(requests[0]?.url).toBe(managed);
-    const local = new MemoryArea();
-    const off = await harness(fetch, { db: h.db, local });
+    // The policy is lifted and the worker restarts with no endpoint at all.
+    vi.clearAllTimers();
+    const off = await harness(fetch, { db: h.db, local: new MemoryArea(), session: h.session });
     await off.exporter.reconfigure();
-    expect(await exportQueueState(h.db)).toMatchObject({ queued: 0 });
+    off.exporter.onAlarm(EXPORT_ALARM);
+    await advance(60_000);
+    expect(requests).toHaveLength(1);
+    expect(await exportQueueState(h.db)).toMatchObject({ queued: 2 });
   });
 });
