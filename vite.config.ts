@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
 import { build, defineConfig, type Plugin } from 'vite';
@@ -23,6 +24,19 @@ export const STANDALONE_CONTENT_SCRIPTS = [
   'src/content/guard-engine.ts',
 ];
 
+const MAIN_WORLD_ENTRY = 'src/page/main-world.ts';
+
+/**
+ * The MAIN-world script links its site-route table (routes handed over by the bridge as
+ * data) in place of the one compiled from src/core/wire/site-routes.ts.
+ */
+export const PAGE_SITE_ROUTES_ALIAS = [
+  {
+    find: /^(?:\.\.?\/)+site-route-table\.ts$/,
+    replacement: fileURLToPath(new URL('./src/page/page-site-routes.ts', import.meta.url)),
+  },
+];
+
 /**
  * Builds each of STANDALONE_CONTENT_SCRIPTS as one self-contained IIFE (Vite library
  * mode, every import inlined) and emits it as `<dir>/<name>.js` next to the rest of
@@ -39,6 +53,9 @@ function standaloneContentScripts(): Plugin {
         const result = await build({
           configFile: false,
           logLevel: 'warn',
+          // The page holds no per-site URL: its site routes come from the bridge as data
+          // (src/core/wire/site-routes.ts, src/page/page-site-routes.ts).
+          ...(entry === MAIN_WORLD_ENTRY ? { resolve: { alias: PAGE_SITE_ROUTES_ALIAS } } : {}),
           build: {
             write: false,
             emptyOutDir: false,

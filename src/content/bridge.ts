@@ -17,6 +17,7 @@
  * Once the channel is up, the document is marked `data-csg-channel="open"`; the
  * engine marks `data-csg-bridge="on"` when it has docked (tests wait for both).
  */
+import { SITE_ROUTES } from '../core/wire/site-routes.ts';
 import type { BridgeToPage } from '../protocol/page-channel.ts';
 import { type SendToBackground, createBackgroundLink } from './background-link.ts';
 import { createEngineDock } from './engine-dock.ts';
@@ -67,6 +68,8 @@ startHandshake(
   browserHandshakeDeps(window),
   (port) => {
     pagePort = port;
+    // First, the chat sites' routes as data: the page's code holds none (site-routes.ts).
+    toPage({ v: 1, type: 'site-routes', routes: SITE_ROUTES });
     port.onmessage = (event: MessageEvent) => {
       const message = parsePageMessage(event.data);
       if (message !== undefined) dock.receive(message);

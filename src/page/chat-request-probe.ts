@@ -130,6 +130,11 @@ export interface ChatRequestProbeOptions {
    * the built-ins of document_start around it); called as is by default.
    */
   judge?<T>(decide: () => T): T;
+  /**
+   * A promise to wait on before judging, while the routes the verdict reads have not
+   * arrived (page-site-routes.ts `siteRoutesReady`); undefined when there is none.
+   */
+  ready?(): Promise<void> | undefined;
 }
 
 /** What a request's route and body say about its answer (issue 18 §1, issue 20 §1). */
@@ -182,7 +187,20 @@ export function requestVerdictOf(
         return NOT_CHAT;
       }
     };
-    return call(promiseThen, bodyOf(input, init), verdict, () => verdict(undefined));
+    // A body that cannot be read counts as none, handled now (no unhandled rejection
+    // the page could observe while the verdict waits for the routes).
+    const body = call<Promise<BodyText | undefined>>(
+      promiseThen,
+      bodyOf(input, init),
+      (text: BodyText | undefined) => text,
+      () => undefined,
+    );
+    const waiting = options.ready?.();
+    const read =
+      waiting === undefined
+        ? body
+        : call<Promise<BodyText | undefined>>(promiseThen, waiting, () => body);
+    return call(promiseThen, read, verdict, () => verdict(undefined));
   } catch {
     return NativePromise.resolve(NOT_CHAT);
   }

@@ -124,6 +124,11 @@ export interface FetchHookOptions {
     init: RequestInit | undefined,
   ) => Promise<boolean | RequestVerdict>;
   /**
+   * A promise to wait on before any decision, while the data the recognisers read has not
+   * arrived (page-site-routes.ts `siteRoutesReady`); undefined when there is nothing to wait for.
+   */
+  ready?: () => Promise<void> | undefined;
+  /**
    * Issue 18 §4: a hook stopped a response itself (its decision threw, or it cannot be
    * guarded): the bridge shows the failure notice and logs it. `hook` names the hook.
    */
@@ -268,6 +273,8 @@ export function installFetchHook(
     request: RequestFacts,
     chat?: Promise<boolean | RequestVerdict>,
   ): Promise<Response> => {
+    const waiting = options.ready?.();
+    if (waiting !== undefined) await waiting;
     const verdict = chat === undefined ? false : await chat;
     const chatRequest = typeof verdict === 'boolean' ? verdict : verdict.chat;
     const requestShape = typeof verdict === 'boolean' ? undefined : verdict.shape;

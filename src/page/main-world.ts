@@ -8,7 +8,8 @@
  *    src/content/page-channel-handshake.ts) and says `hello`.
  * 2. Installs the hooks with one shared options object (page-hook-options.ts). The
  *    hooks recognise chat responses and requests here (wire-recognisers.ts,
- *    request-registry.ts); the guard itself runs in the ISOLATED world, which gets the
+ *    request-recognisers.ts), by the chat sites' routes the bridge sends as data first
+ *    (page-site-routes.ts: the page's code holds no site's URL); the guard itself runs in the ISOLATED world, which gets the
  *    bytes over the port and sends the guarded bytes back (remote-guard.ts). This
  *    script holds no rules, no guard state and no matched text.
  * 3. Fails closed: if the channel never opens, every guarded body, socket and send
@@ -31,7 +32,7 @@ import { installEventSourceHook } from './event-source-hook.ts';
 import { installWebSocketHook } from './web-socket-hook.ts';
 import { installXhrHook } from './xhr-hook.ts';
 import { createPageChannelClient } from './page-channel-client.ts';
-import { createOutgoingHook } from './outgoing-hook.ts';
+import { createOutgoingHook, type OutgoingHook } from './outgoing-hook.ts';
 import { requestVerdictOf } from './chat-request-probe.ts';
 import { installXhrOutgoingHook } from './xhr-outgoing-hook.ts';
 import type { PageHookOptions } from './page-hook-options.ts';
@@ -39,6 +40,7 @@ import { createRemoteGuards } from './remote-guard.ts';
 import { randomId } from '../protocol/random-id.ts';
 import { onDocumentElement } from '../content/on-document-element.ts';
 import { claimWindow, installFrameHooks, type PageWindow } from './frame-hooks.ts';
+import { installSiteRoutes, settleWithoutRoutes, siteRoutesReady } from './page-site-routes.ts';
 import { installWorkerHooks } from './worker-hooks.ts';
 
 function markGuardOn(): void {
@@ -50,13 +52,31 @@ function markGuardOn(): void {
 const getRandomValues = crypto.getRandomValues.bind(crypto);
 const newId = () => randomId(getRandomValues);
 
-const channel = createPageChannelClient((message) => remote.receive(message));
+const channel = createPageChannelClient((message) => {
+  if (message.type !== 'site-routes') return remote.receive(message);
+  try {
+    installSiteRoutes(message.routes);
+  } catch {
+    // Installed empty: every decision that reads a route fails closed; say so once.
+    hookOptions.reportFailure?.('routes', 'install');
+  }
+});
 const remote = createRemoteGuards({ send: channel.send, newId });
 // Issue 5: requests a request adapter recognises leave only as their guarded copy.
 const outgoingHook = createOutgoingHook({
   guard: (request, body) => remote.request(request, body),
   baseUrl: () => document.baseURI,
 });
+
+/**
+ * A send is recognised by the site routes (page-site-routes.ts): until they arrive, a
+ * request that may be one waits for them, then leaves as the hook decides.
+ */
+const prepareOutgoing: OutgoingHook['prepare'] = (input, init) => {
+  const waiting = siteRoutesReady();
+  if (waiting === undefined) return outgoingHook.prepare(input, init);
+  return waiting.then(() => outgoingHook.prepare(input, init) ?? [input, init]);
+};
 
 /** What the hooks did on this page (numbers only). */
 const hookStats = newFetchHookStats();
@@ -72,10 +92,16 @@ const hookOptions: PageHookOptions = {
     return socket === undefined ? undefined : remote.socket(socket, probe, sink);
   },
   stats: hookStats,
-  prepareOutgoing: (input, init) => outgoingHook.prepare(input, init),
+  prepareOutgoing,
   // Issue 18 §1: the answer to a chat-shaped request is guarded even when no adapter claims it.
   chatRequest: (input, init) =>
-    requestVerdictOf(input, init, { baseUrl: () => document.baseURI, judge: pristine }),
+    requestVerdictOf(input, init, {
+      baseUrl: () => document.baseURI,
+      judge: pristine,
+      ready: siteRoutesReady,
+    }),
+  // The recognisers read the site routes, data the bridge sends first (page-site-routes.ts).
+  ready: siteRoutesReady,
   reportFailure: (hook, reason) => void channel.send({ v: 1, type: 'hook-failed', hook, reason }),
 };
 
@@ -91,7 +117,7 @@ function hookWindow(win: PageWindow): void {
   });
   installXhrHook(win, hookOptions);
   // Issue 5: XHR sends (DeepSeek, Gemini web) leave only as their guarded copy too.
-  installXhrOutgoingHook(win, outgoingHook, hookOptions.reportFailure);
+  installXhrOutgoingHook(win, { prepare: prepareOutgoing }, hookOptions.reportFailure);
   installEventSourceHook(win, hookOptions);
   installWebSocketHook(win, hookOptions);
   try {
@@ -130,8 +156,9 @@ if (claimWindow(window)) {
         hooks: ['fetch', 'xhr', 'event-source', 'web-socket'],
       });
     },
-    // No bridge: nothing is attached, and every guarded body, socket and send fails closed.
-    () => undefined,
+    // No bridge: nothing is attached, and every guarded body, socket and send fails closed;
+    // no site route will come (page-site-routes.ts).
+    settleWithoutRoutes,
   );
   hookWindow(window);
   markGuardOn();

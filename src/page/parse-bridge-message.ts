@@ -54,6 +54,12 @@ export function parseBridgeMessage(input: unknown): BridgeToPage | undefined {
       if (value.send !== true || typeof body !== 'string') return undefined;
       return { v: 1, type: 'request-verdict', requestId, send: true, body };
     }
+    case 'site-routes': {
+      const routes = recordOf(value.routes);
+      if (!routes) return undefined;
+      for (const name in routes) if (typeof routes[name] !== 'string') return undefined;
+      return { v: 1, type: 'site-routes', routes: routes as Record<string, string> };
+    }
     default:
       return undefined;
   }

@@ -54,7 +54,7 @@ export interface RemoteGuards {
   plainText(probe: WireProbe): ByteGuard;
   socket(recogniser: WireRecogniser, probe: WireProbe, sink: SocketSink): RemoteSocket;
   request(request: OutgoingRequest, body: string): Promise<RequestVerdict>;
-  /** Takes the bridge's messages. */
+  /** Takes the bridge's messages (the site routes go to page-site-routes.ts, not here). */
   receive(message: BridgeToPage): void;
 }
 
@@ -227,6 +227,7 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
         resolve?.(message.send ? { send: true, body: message.body } : { send: false });
         return;
       }
+      if (message.type === 'site-routes') return;
       const { streamId } = message;
       const bodyEnd = bodies[streamId];
       if (bodyEnd !== undefined) {

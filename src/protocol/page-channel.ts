@@ -82,7 +82,13 @@ export type BridgeToPage =
   | { v: 1; type: 'guard-failed'; streamId: string }
   /** Issue 5: the body to send instead of the page's, or a refusal. */
   | { v: 1; type: 'request-verdict'; requestId: string; send: true; body: string }
-  | { v: 1; type: 'request-verdict'; requestId: string; send: false };
+  | { v: 1; type: 'request-verdict'; requestId: string; send: false }
+  /**
+   * The bridge's first message: the chat sites' URL routes as data, regular-expression
+   * sources by name (src/core/wire/site-routes.ts), so the page's code holds none
+   * (src/page/page-site-routes.ts).
+   */
+  | { v: 1; type: 'site-routes'; routes: Record<string, string> };
 
 /**
  * The handshake that hands one MessagePort between the worlds at document_start

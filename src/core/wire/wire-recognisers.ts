@@ -14,27 +14,10 @@
  */
 import { ANTI_HIJACK_PREFIX } from './framing/length-prefixed-framer.ts';
 import type { Framing, WireFormat, WireProbe, WireRecogniser } from './wire-event.ts';
+import { onRoute } from './site-route-table.ts';
+import type { SiteRouteName } from './site-routes.ts';
 
 export type { WireRecogniser };
-
-/** ChatGPT web: the conversation stream routes (WIRE-FORMATS.md §1). */
-const CHATGPT_STREAM_URL =
-  /\/backend-(?:api|anon|alt)\/(?:(?:f\/)?conversation(?:\/resume)?|feed\/(?:card\/[^/?#]+|feedback)\/conversation)(?:[?#]|$)/;
-
-/** A capture without its URL: the v1 preamble, or an old-format envelope first (§1.3, §1.5). */
-const CHATGPT_STREAM_HEAD =
-  /(?:^|\n)event: ?delta_encoding\r?\n|(?:^|\n)data: ?\{"message": ?\{"id": ?"[^"]*", ?"author": ?\{/;
-
-/** DeepSeek's streaming completion routes. */
-const DEEPSEEK_STREAM_URL =
-  /\/api\/v0\/chat\/(?:completion|edit_message|regenerate|continue|resume_stream)(?:[?#]|$)/;
-
-/** LibreChat stream routes: the v0.8.6+ subscription, and the POST that is the stream (v0.8.0). */
-const LIBRECHAT_STREAM_URL =
-  /\/api\/(?:agents\/chat\/stream\/[^/?#]+|agents\/chat(?:\/[^/?#]+)?|ask\/[^/?#]+|edit\/[^/?#]+|assistants\/v\d\/chat)(?:[?#]|$)/;
-
-/** A ChatGPT conversation document (the thread the page loads to render it). */
-const CHATGPT_HISTORY_URL = /\/backend-(?:api|anon|alt)\/conversation\/[0-9A-Za-z-]{8,}(?:[?#]|$)/;
 
 /** LobeChat event names, as they open a captured body (for detection without a URL). */
 const LOBECHAT_HEAD =
@@ -43,20 +26,6 @@ const LOBECHAT_HEAD =
 /** A chat by id (uuid), or a shared chat; not the list, tags, folders or other `/chats/` routes. */
 const OPEN_WEBUI_CHAT_URL =
   /\/api\/v1\/chats\/(?:share\/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/?(?:[?#]|$)/i;
-
-/** Open WebUI's completion route (SSE, or JSON for `stream: false`). */
-const OPEN_WEBUI_COMPLETIONS_URL = /\/api\/chat\/completions(?:[?#]|$)/;
-
-/** claude.ai's conversation path, under the organisation. */
-const CLAUDE_ORG_CONVERSATION = String.raw`\/api\/organizations\/[^/]+\/chat_conversations\/[^/?#]+`;
-
-/** claude.ai's completion stream (and its retry). */
-const CLAUDE_COMPLETION_URL = new RegExp(
-  `${CLAUDE_ORG_CONVERSATION}\\/(?:retry_)?completion(?:[?#]|$)`,
-);
-
-/** claude.ai's conversation document. */
-const CLAUDE_CONVERSATION_URL = new RegExp(`${CLAUDE_ORG_CONVERSATION}(?:[?#]|$)`);
 
 /**
  * The AI SDK UI message stream as its body opens (WIRE-FORMATS-2.md §1.3):
@@ -74,6 +43,10 @@ const AI_SDK_UI_HEAD =
 const AI_SDK_DATA_HEAD = /^(?:f:\{"messageId":|[03g]:"|[28]:\[|[9abc]:\{"toolCallId":)/;
 
 const header = (probe: WireProbe, name: string): string | undefined => probe.headers?.[name];
+
+/** The content types most recognisers start from (one helper each: the page's size budget). */
+const isEventStream = (probe: WireProbe) => probe.contentType.includes('text/event-stream');
+const isJson = (probe: WireProbe) => probe.contentType.includes('application/json');
 
 /** Content types that are media, never an answer's text: left to the page as they are. */
 const MEDIA_TYPE = /^\s*(?:audio|image|video|font|model)\//;
@@ -101,12 +74,15 @@ export function headShowsKnownShape(head: string): boolean {
   return KNOWN_SHAPE_HEAD.some((shape) => shape.test(body));
 }
 
-/** A chat site's recogniser: its answers known by their URL alone (id and format alike). */
-const bySiteUrl = <F extends WireFormat>(id: F, framing: Framing, url: RegExp) => ({
+/**
+ * A chat site's recogniser: its answers known by their URL alone (id and format alike),
+ * the route of that name in site-routes.ts (data, not code in the page: see there).
+ */
+const bySiteUrl = <F extends WireFormat & SiteRouteName>(id: F, framing: Framing) => ({
   id,
   format: id,
   framing,
-  detect: (probe: WireProbe) => url.test(probe.url),
+  detect: (probe: WireProbe) => onRoute(id, probe.url),
 });
 
 export const recognisers = {
@@ -118,7 +94,7 @@ export const recognisers = {
     // never checks the header and apps drop it (§1, "Detection pitfall").
     detect: (probe) =>
       header(probe, 'x-vercel-ai-ui-message-stream') !== undefined ||
-      (probe.contentType.includes('text/event-stream') &&
+      (isEventStream(probe) &&
         (probe.requestShape === 'ai-sdk-ui' || AI_SDK_UI_HEAD.test(probe.head))),
   },
   aiSdkDataStream: {
@@ -127,7 +103,7 @@ export const recognisers = {
     framing: 'ndjson',
     detect: (probe) =>
       header(probe, 'x-vercel-ai-data-stream') !== undefined ||
-      (!probe.contentType.includes('text/event-stream') &&
+      (!isEventStream(probe) &&
         !probe.contentType.includes('json') &&
         AI_SDK_DATA_HEAD.test(probe.head.replace(/^\uFEFF/, ''))),
   },
@@ -143,11 +119,11 @@ export const recognisers = {
     format: 'anthropic',
     framing: 'whole-body',
     detect: (probe) =>
-      probe.contentType.includes('application/json') &&
+      isJson(probe) &&
       !probe.url.includes('/chat_conversations') &&
       // A Responses API body nests `"type":"message"` items too.
       !/"object"\s*:\s*"response"/.test(probe.head) &&
-      (/\/v1\/messages(?:[?#]|$)/.test(probe.url) ||
+      (onRoute('anthropic-messages', probe.url) ||
         (/"type"\s*:\s*"message"/.test(probe.head) && /"role"\s*:\s*"assistant"/.test(probe.head))),
   },
   anthropicMessages: {
@@ -155,7 +131,7 @@ export const recognisers = {
     format: 'anthropic',
     framing: 'sse',
     detect: (probe) =>
-      probe.contentType.includes('text/event-stream') &&
+      isEventStream(probe) &&
       (probe.head.includes('event: message_start') ||
         probe.head.includes('"type":"message_start"')),
   },
@@ -164,8 +140,8 @@ export const recognisers = {
     format: 'chatgpt-web',
     framing: 'whole-body',
     detect: (probe) =>
-      probe.contentType.includes('application/json') &&
-      (CHATGPT_HISTORY_URL.test(probe.url) ||
+      isJson(probe) &&
+      (onRoute('chatgpt-history', probe.url) ||
         // A capture without its URL: the conversation document opens with its title and tree.
         (probe.url === '' &&
           /^\s*\{"title": ?"/.test(probe.head) &&
@@ -176,33 +152,33 @@ export const recognisers = {
     format: 'chatgpt-web',
     framing: 'sse',
     detect: (probe) =>
-      probe.contentType.includes('text/event-stream') &&
-      (CHATGPT_STREAM_URL.test(probe.url) || CHATGPT_STREAM_HEAD.test(probe.head)),
+      isEventStream(probe) &&
+      (onRoute('chatgpt-stream', probe.url) || onRoute('chatgpt-head', probe.head)),
   },
   claudeWebStream: {
     id: 'claude-web-stream',
     format: 'claude-web',
     framing: 'sse',
     detect: (probe) =>
-      CLAUDE_COMPLETION_URL.test(probe.url) &&
-      (probe.contentType.includes('text/event-stream') || /^\s*(?:event|data):/.test(probe.head)),
+      onRoute('claude-stream', probe.url) &&
+      (isEventStream(probe) || /^\s*(?:event|data):/.test(probe.head)),
   },
   claudeWebHistory: {
     id: 'claude-web-history',
     format: 'claude-web',
     framing: 'whole-body',
     detect: (probe) =>
-      CLAUDE_CONVERSATION_URL.test(probe.url) &&
+      onRoute('claude-history', probe.url) &&
       (probe.method === undefined || probe.method.toUpperCase() === 'GET') &&
-      probe.contentType.includes('application/json'),
+      isJson(probe),
   },
   deepseekWebHistory: {
     id: 'deepseek-web-history',
     format: 'deepseek-web',
     framing: 'whole-body',
     detect: (probe) =>
-      probe.contentType.includes('application/json') &&
-      (/\/api\/v0\/chat\/history_messages(?:[?#]|$)/.test(probe.url) ||
+      isJson(probe) &&
+      (onRoute('deepseek-history', probe.url) ||
         // A capture without its URL: the API envelope around `chat_session` and `chat_messages`.
         (probe.url === '' &&
           probe.head.includes('"biz_data"') &&
@@ -214,8 +190,8 @@ export const recognisers = {
     format: 'deepseek-web',
     framing: 'sse',
     detect: (probe) =>
-      probe.contentType.includes('text/event-stream') &&
-      (DEEPSEEK_STREAM_URL.test(probe.url) ||
+      isEventStream(probe) &&
+      (onRoute('deepseek-stream', probe.url) ||
         (/(?:^|\n)event: ?ready\r?\n/.test(probe.head) &&
           probe.head.includes('"response_message_id"'))),
   },
@@ -224,8 +200,8 @@ export const recognisers = {
     format: 'gemini-api',
     framing: 'sse',
     detect: (probe) =>
-      probe.contentType.includes('text/event-stream') &&
-      (/:streamGenerateContent\?(?:[^#]*&)?alt=sse/.test(probe.url) ||
+      isEventStream(probe) &&
+      (onRoute('gemini-api-stream', probe.url) ||
         /^\s*data:\s*\{\s*"candidates"\s*:/.test(probe.head)),
   },
   geminiApiJson: {
@@ -233,9 +209,7 @@ export const recognisers = {
     format: 'gemini-api',
     framing: 'whole-body',
     detect: (probe) =>
-      probe.contentType.includes('application/json') &&
-      /\/models\/[^/:]+:(?:stream)?[gG]enerateContent(?:[?#]|$)/.test(probe.url) &&
-      !/[?&]alt=sse/.test(probe.url),
+      isJson(probe) && onRoute('gemini-api-json', probe.url) && !/[?&]alt=sse/.test(probe.url),
   },
   libreChatHistory: {
     id: 'librechat-history',
@@ -243,16 +217,16 @@ export const recognisers = {
     framing: 'whole-body',
     detect: (probe) =>
       (probe.method === undefined || probe.method.toUpperCase() === 'GET') &&
-      probe.contentType.includes('application/json') &&
-      /\/api\/messages\/[^/?#]+(?:[?#]|$)/.test(probe.url),
+      isJson(probe) &&
+      onRoute('librechat-history', probe.url),
   },
   libreChat: {
     id: 'librechat',
     format: 'librechat',
     framing: 'sse',
     detect: (probe) =>
-      probe.contentType.includes('text/event-stream') &&
-      (LIBRECHAT_STREAM_URL.test(probe.url) ||
+      isEventStream(probe) &&
+      (onRoute('librechat-stream', probe.url) ||
         /data: ?\{"(?:created|sync|final|event)":/.test(probe.head) ||
         probe.head.includes('"event":"on_run_step"')),
   },
@@ -261,153 +235,116 @@ export const recognisers = {
     format: 'lobechat',
     framing: 'sse',
     detect: (probe) =>
-      /\/webapi\/chat\/[^/?#]+(?:[?#]|$)/.test(probe.url) ||
-      (probe.contentType.includes('text/event-stream') && LOBECHAT_HEAD.test(probe.head)),
+      onRoute('lobechat', probe.url) || (isEventStream(probe) && LOBECHAT_HEAD.test(probe.head)),
   },
   // The chat sites of WIRE-FORMATS-2.md §2–§4, by URL only: this file is in the page's size
   // budget (test/e2e/build-output.test.ts); a raw capture replays with `csg replay --url`.
   /** xAI Grok web (§4.3): NDJSON answers to the conversation routes. */
-  grokWeb: bySiteUrl(
-    'grok-web',
-    'ndjson',
-    /\/app-chat\/conversations\/(?:new|.+\/responses|reconnect-response)/,
-  ),
+  grokWeb: bySiteUrl('grok-web', 'ndjson'),
   /** HuggingChat (chat-ui, §4.6): the JSONL answer to a conversation POST, and its SSE reattach. */
-  huggingChat: bySiteUrl(
-    'huggingchat',
-    'sniffed',
-    /\/conversation\/[0-9a-f]{24}(?:\/stream)?\/?(?:[?#]|$)/,
-  ),
+  huggingChat: bySiteUrl('huggingchat', 'sniffed'),
   /** Mistral Le Chat (§4.4, LOW): the `N:json` line answer to `/api/chat`. */
-  leChat: bySiteUrl('le-chat', 'ndjson', /chat\.mistral\.ai\/api\/chat(?:[?#]|$)/),
+  leChat: bySiteUrl('le-chat', 'ndjson'),
   /** Qwen Chat (§3.1, MED): before OpenAI chat, whose URL shape it shares. */
-  qwenChat: bySiteUrl('qwen-chat', 'sse', /chat\.qwen\.ai\/api\/v2\/chat\/completions/),
+  qwenChat: bySiteUrl('qwen-chat', 'sse'),
   /**
    * Z.ai (§3.5, MED): Open WebUI's v2 route, before OpenAI chat; on another host (a mock,
    * a mirror) known by the signature parameters its page adds to the URL.
    */
-  zai: bySiteUrl(
-    'zai',
-    'sse',
-    /chat\.z\.ai\/api\/v2\/chat\/completions|\/api\/v2\/chat\/completions\?(?:[^#]*&)?signature_timestamp=/,
-  ),
+  zai: bySiteUrl('zai', 'sse'),
   /** Zhipu ChatGLM (§3.5, MED): the assistant stream, cumulative per part. */
-  chatglm: bySiteUrl('chatglm', 'sse', /\/chatglm\/backend-api\/assistant\/stream(?:[?#]|$)/),
+  chatglm: bySiteUrl('chatglm', 'sse'),
   /** Perplexity (§4.1, MED): the ask stream of diff-block patches. */
-  perplexity: bySiteUrl('perplexity', 'sse', /\/rest\/sse\/perplexity_ask(?:[?#]|$)/),
+  perplexity: bySiteUrl('perplexity', 'sse'),
   /** Kimi (§2, MED): Connect envelopes, read as bytes. */
-  kimiWeb: bySiteUrl(
-    'kimi-web',
-    'connect',
-    /\/apiv2\/kimi\.gateway\.chat\.v1\.ChatService\/Chat(?:[?#]|$)/,
-  ),
+  kimiWeb: bySiteUrl('kimi-web', 'connect'),
   /** Kimi's history load (§2.1): JSON `{messages:[…blocks]}`. */
   kimiWebHistory: {
     id: 'kimi-web-history',
     format: 'kimi-web',
     framing: 'whole-body',
-    detect: (probe) =>
-      /\/kimi\.gateway\.chat\.v1\.ChatService\/ListMessages(?:[?#]|$)/.test(probe.url),
+    detect: (probe) => onRoute('kimi-web-history', probe.url),
   },
   /**
    * Doubao (§3.3, MED): the current `/chat/completion?aid=…` SSE (not the legacy
    * `samantha` one), by path and its app-id parameter (DeepSeek's route has none).
    */
-  doubaoWeb: bySiteUrl('doubao-web', 'sse', /\/chat\/completion\?(?:[^#]*&)?aid=\d/),
+  doubaoWeb: bySiteUrl('doubao-web', 'sse'),
   /** Tencent Yuanbao (§3.4, MED). */
-  yuanbaoWeb: bySiteUrl(
-    'yuanbao-web',
-    'sse',
-    /yuanbao\.tencent\.com\/api\/chat\/[^/?#]+(?:[?#]|$)/,
-  ),
+  yuanbaoWeb: bySiteUrl('yuanbao-web', 'sse'),
   /** Qianwen (§3.2, LOW): the current `chat2.qianwen.com` SSE, by path and its `biz_id`. */
-  qianwenWeb: bySiteUrl('qianwen-web', 'sse', /\/api\/v2\/chat\?(?:[^#]*&)?biz_id=ai_qwen/),
+  qianwenWeb: bySiteUrl('qianwen-web', 'sse'),
   /** big-AGI v2 (§4.7, HIGH): its server's tRPC JSON-lines answer, on any host (self-hosted). */
-  bigAgi: bySiteUrl(
-    'big-agi',
-    'ndjson',
-    /\/api\/(?:edge|cloud)\/aix\.chatGenerateContent(?:[?#]|$)/,
-  ),
+  bigAgi: bySiteUrl('big-agi', 'ndjson'),
   ollamaStream: {
     id: 'ollama-stream',
     format: 'ollama',
     framing: 'ndjson',
     detect: (probe) =>
       probe.contentType.includes('application/x-ndjson') &&
-      (/\/api\/(?:chat|generate)(?:[?#]|$)/.test(probe.url) ||
-        /^\s*\{"model":"[^"]*","created_at":/.test(probe.head)),
+      (onRoute('ollama', probe.url) || /^\s*\{"model":"[^"]*","created_at":/.test(probe.head)),
   },
   ollamaJson: {
     id: 'ollama-json',
     format: 'ollama',
     framing: 'whole-body',
-    detect: (probe) =>
-      probe.contentType.includes('application/json') &&
-      /\/api\/(?:chat|generate)(?:[?#]|$)/.test(probe.url),
+    detect: (probe) => isJson(probe) && onRoute('ollama', probe.url),
   },
   openWebUiHistory: {
     id: 'open-webui-history',
     format: 'open-webui',
     framing: 'whole-body',
-    detect: (probe) =>
-      probe.contentType.includes('application/json') && OPEN_WEBUI_CHAT_URL.test(probe.url),
+    detect: (probe) => isJson(probe) && OPEN_WEBUI_CHAT_URL.test(probe.url),
   },
   /** Microsoft Copilot (WIRE-FORMATS-2.md §4.2, MED): the chat WebSocket's JSON frames. */
-  copilotSocket: bySiteUrl('copilot', 'whole-body', /\/c\/api\/chat\?(?:[^#]*&)?api-version=/),
+  copilotSocket: bySiteUrl('copilot', 'whole-body'),
   openWebUiSocket: {
     id: 'open-webui-socket',
     format: 'open-webui',
     framing: 'whole-body',
     detect: (probe) =>
-      /\/ws\/socket\.io\//.test(probe.url) ||
-      /^42(?:\/[^,[]*,)?\d*\["(?:chat-)?events",/.test(probe.head),
+      onRoute('open-webui-socket', probe.url) || onRoute('open-webui-socket-head', probe.head),
   },
   openWebUiCompletions: {
     id: 'open-webui-completions',
     format: 'open-webui',
     framing: 'sse',
-    detect: (probe) =>
-      probe.contentType.includes('text/event-stream') && OPEN_WEBUI_COMPLETIONS_URL.test(probe.url),
+    detect: (probe) => isEventStream(probe) && onRoute('open-webui-completions', probe.url),
   },
   openWebUiCompletionsJson: {
     id: 'open-webui-completions-json',
     format: 'open-webui',
     framing: 'whole-body',
-    detect: (probe) =>
-      probe.contentType.includes('application/json') && OPEN_WEBUI_COMPLETIONS_URL.test(probe.url),
+    detect: (probe) => isJson(probe) && onRoute('open-webui-completions', probe.url),
   },
   openAiChatStream: {
     id: 'openai-chat-stream',
     format: 'openai-chat',
     framing: 'sse',
     detect: (probe) =>
-      probe.contentType.includes('text/event-stream') &&
-      (probe.head.includes('"chat.completion.chunk"') ||
-        /\/chat\/completions\/?(?:$|[?#])/.test(probe.url)),
+      isEventStream(probe) &&
+      (probe.head.includes('"chat.completion.chunk"') || onRoute('openai-chat', probe.url)),
   },
   openAiChatJson: {
     id: 'openai-chat-json',
     format: 'openai-chat',
     framing: 'whole-body',
-    detect: (probe) =>
-      probe.contentType.includes('application/json') && probe.head.includes('"chat.completion"'),
+    detect: (probe) => isJson(probe) && probe.head.includes('"chat.completion"'),
   },
   openAiResponsesStream: {
     id: 'openai-responses-stream',
     format: 'openai-responses',
     framing: 'sse',
     detect: (probe) =>
-      probe.contentType.includes('text/event-stream') &&
+      isEventStream(probe) &&
       (/"type"\s*:\s*"response\.(?:created|in_progress|queued)"/.test(probe.head) ||
-        /\/responses(?:[?#]|$)/.test(probe.url)),
+        onRoute('openai-responses', probe.url)),
   },
   openAiResponsesJson: {
     id: 'openai-responses-json',
     format: 'openai-responses',
     framing: 'whole-body',
-    detect: (probe) =>
-      probe.contentType.includes('application/json') &&
-      /"object"\s*:\s*"response"/.test(probe.head),
+    detect: (probe) => isJson(probe) && /"object"\s*:\s*"response"/.test(probe.head),
   },
   geminiWeb: {
     id: 'gemini-web',
@@ -416,8 +353,8 @@ export const recognisers = {
     // The URL when the page hook knows it; otherwise (a bare capture) the body: StreamGenerate
     // answers carry rpc id null (`["wrb.fr",null,…`), `batchexecute` answers a named rpc id.
     detect: (probe) =>
-      /\/StreamGenerate(?:[?#]|$)/.test(probe.url) ||
-      (!/\/batchexecute(?:[?#]|$)/.test(probe.url) &&
+      onRoute('gemini-web', probe.url) ||
+      (!onRoute('gemini-batchexecute', probe.url) &&
         probe.head.startsWith(ANTI_HIJACK_PREFIX) &&
         /\[\s*"wrb\.fr"\s*,\s*null\s*,/.test(probe.head)),
   },

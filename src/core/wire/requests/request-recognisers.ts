@@ -11,6 +11,7 @@
  * request-registry.ts orders them by `requestRecognisersInOrder`.
  */
 import { recognisers as answers } from '../wire-recognisers.ts';
+import { onRoute } from '../site-route-table.ts';
 import type { WireProbe } from '../wire-event.ts';
 import type { OutgoingRequest, RequestRecogniser } from './request-text.ts';
 
@@ -32,38 +33,27 @@ export const requestRecognisers = {
   chatgptWebRequest: {
     name: 'chatgpt-web',
     sendsHistory: false,
-    detect: (r) =>
-      post(r.method) &&
-      /\/backend-(?:api|anon|alt)\/(?:f\/)?conversation(?:\/prepare)?(?:[?#]|$)|\/f\/steer_turn(?:[?#]|$)/.test(
-        r.url,
-      ),
+    detect: (r) => post(r.method) && onRoute('chatgpt-send', r.url),
   },
   claudeWebRequest: {
     name: 'claude-web',
     sendsHistory: false,
-    detect: (r) =>
-      post(r.method) &&
-      /\/api\/organizations\/[^/]+\/chat_conversations\/[^/]+\/(?:retry_)?completion(?:[?#]|$)/.test(
-        r.url,
-      ),
+    detect: (r) => post(r.method) && onRoute('claude-send', r.url),
   },
   deepseekWebRequest: {
     name: 'deepseek-web',
     sendsHistory: false,
-    detect: (r) =>
-      post(r.method) &&
-      /\/api\/v0\/chat\/(?:completion|edit_message|regenerate|continue)(?:[?#]|$)/.test(r.url),
+    detect: (r) => post(r.method) && onRoute('deepseek-send', r.url),
   },
   geminiWebRequest: {
     name: 'gemini-web',
     sendsHistory: false,
-    detect: (r) => r.method.toUpperCase() === 'POST' && /\/StreamGenerate(?:[?#]|$)/.test(r.url),
+    detect: (r) => r.method.toUpperCase() === 'POST' && onRoute('gemini-web', r.url),
   },
   libreChatRequest: {
     name: 'librechat',
     sendsHistory: false,
-    detect: (r) =>
-      post(r.method) && /\/api\/(?:agents\/chat|ask|edit)(?:\/[\w-]+)?(?:[?#]|$)/.test(r.url),
+    detect: (r) => post(r.method) && onRoute('librechat-send', r.url),
   },
   /**
    * Z.ai (WIRE-FORMATS-2.md §3.5): Open WebUI's v2 route with the signature parameters in
@@ -106,31 +96,27 @@ export const requestRecognisers = {
     detect: (r) =>
       r.method.toUpperCase() === 'POST' &&
       // tRPC puts the procedure path in the URL; a batch joins several with commas.
-      /\/(?:[\w.]+,)*aix\.chatGenerateContent(?:,[\w.]+)*(?:[?#]|$)/.test(r.url),
+      onRoute('big-agi-send', r.url),
   },
   anthropicRequest: {
     name: 'anthropic',
     sendsHistory: true,
-    detect: (r) => post(r.method) && /\/v1\/messages(?:[?#]|$)/.test(r.url),
+    detect: (r) => post(r.method) && onRoute('anthropic-messages', r.url),
   },
   openAiResponsesRequest: {
     name: 'openai-responses',
     sendsHistory: true,
-    detect: (r) => post(r.method) && /\/v1\/responses(?:[?#]|$)/.test(r.url),
+    detect: (r) => post(r.method) && onRoute('openai-responses-send', r.url),
   },
   geminiApiRequest: {
     name: 'gemini-api',
     sendsHistory: true,
-    detect: (r) => post(r.method) && /:(?:stream)?[gG]enerateContent(?:[?#]|$)/.test(r.url),
+    detect: (r) => post(r.method) && onRoute('gemini-api-send', r.url),
   },
   openAiChatRequest: {
     name: 'openai-chat',
     sendsHistory: true,
-    detect: (r) =>
-      post(r.method) &&
-      /\/chat\/completions(?:[?#]|$)|\/webapi\/chat\/[\w-]+(?:[?#]|$)|\/api\/openai\/v1\/chat/.test(
-        r.url,
-      ),
+    detect: (r) => post(r.method) && onRoute('openai-chat-send', r.url),
   },
   /**
    * The AI SDK's `useCompletion` default route (WIRE-FORMATS-2.md §1.1); `useChat`
@@ -139,12 +125,12 @@ export const requestRecognisers = {
   aiSdkRequest: {
     name: 'ai-sdk',
     sendsHistory: true,
-    detect: (r) => post(r.method) && /\/api\/completion(?:[?#]|$)/.test(r.url),
+    detect: (r) => post(r.method) && onRoute('ai-sdk-completion', r.url),
   },
   ollamaRequest: {
     name: 'ollama',
     sendsHistory: true,
-    detect: (r) => post(r.method) && /\/api\/(?:chat|generate)(?:[?#]|$)/.test(r.url),
+    detect: (r) => post(r.method) && onRoute('ollama', r.url),
   },
 } satisfies Record<string, RequestRecogniser>;
 
