@@ -16,7 +16,9 @@
  * otherwise builds its keyword automata, bigram and start tables, which was
  * most of `echo hi | csg scan`. They are checked against the loaded pack and
  * seeded into it, as a page does with the background's (load-warm-tables.ts);
- * a guard with other options builds what the tables lack on first use.
+ * a guard with other options builds what the tables lack on first use. With
+ * the start classes given, an always-on rule's automaton is decoded and checked
+ * when a scan first starts the rule, not at load (`deferAlwaysOn`).
  */
 import { readFileSync } from 'node:fs';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
@@ -33,8 +35,11 @@ function bundledJson(name: string): unknown {
 export async function loadBuiltinPack(): Promise<CompiledPack> {
   if (typeof CSG_COMPILED_PACK_FILE === 'string') {
     const { loadCompiledPack } = await import('../core/rules/load-compiled-pack.ts');
-    const pack = loadCompiledPack(bundledJson(CSG_COMPILED_PACK_FILE));
-    if (typeof CSG_WARM_TABLES_FILE !== 'string') return pack;
+    const data = bundledJson(CSG_COMPILED_PACK_FILE);
+    if (typeof CSG_WARM_TABLES_FILE !== 'string') return loadCompiledPack(data);
+    // Written by the same build as this code: each rule's automaton is checked when a
+    // scan first starts the rule, so a short run decodes only those (load-compiled-pack.ts).
+    const pack = loadCompiledPack(data, {}, { deferAlwaysOn: true });
     const { loadWarmTables } = await import('../core/rules/load-warm-tables.ts');
     return loadWarmTables(bundledJson(CSG_WARM_TABLES_FILE), pack);
   }

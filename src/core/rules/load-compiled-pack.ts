@@ -351,6 +351,7 @@ function ruleAutomaton(
   value: unknown,
   path: string,
   budget: { states: number },
+  deferAll: boolean,
 ): { automaton: RuleAutomaton; cost: number } {
   const v = object(value, path);
   const spec = ruleSpec(v.spec, `${path}.spec`);
@@ -378,7 +379,7 @@ function ruleAutomaton(
     }
     return analysed;
   };
-  const now = spec.keywords === undefined;
+  const now = spec.keywords === undefined && !deferAll;
   if (now) analysis();
   return {
     automaton: { spec, sets: outline.sets, analysis, structuralMaxLength: declared, maxLength },
@@ -386,12 +387,29 @@ function ruleAutomaton(
   };
 }
 
+export interface LoadOptions {
+  /**
+   * Check an always-on rule's automaton on first use too, like a keyword rule's,
+   * instead of at load. For data as trusted as the code that loads it (the `csg`
+   * bundle's own built-in pack, src/cli/builtin-pack.ts) whose warm tables give
+   * the start classes: a short run then decodes only the rules its text starts
+   * (issue 19 §2). A malformed automaton still throws CompiledPackError, inside
+   * the scan that first needs it. The page never sets it: its pack crosses a
+   * channel and is refused whole at load.
+   */
+  deferAlwaysOn?: boolean;
+}
+
 /**
  * Rebuilds a CompiledPack from serialised data; throws CompiledPackError on
  * anything malformed. `options` are the compile options, as for compilePack.
  */
-export function loadCompiledPack(data: unknown, options: CompileOptions = {}): CompiledPack {
-  return runToEnd(loadCompiledPackSteps(data, options));
+export function loadCompiledPack(
+  data: unknown,
+  options: CompileOptions = {},
+  load: LoadOptions = {},
+): CompiledPack {
+  return runToEnd(loadCompiledPackSteps(data, options, load));
 }
 
 /** Rule states checked between two yields of `loadCompiledPackSteps` (a few ms of work). */
@@ -410,6 +428,7 @@ const STATES_PER_STEP = 500;
 export function* loadCompiledPackSteps(
   data: unknown,
   options: CompileOptions = {},
+  load: LoadOptions = {},
 ): Generator<void, CompiledPack, void> {
   try {
     const v = object(data, 'pack');
@@ -428,7 +447,12 @@ export function* loadCompiledPackSteps(
     const automata: RuleAutomaton[] = [];
     let sinceYield = 0;
     for (let i = 0; i < rules.length; i++) {
-      const { automaton, cost } = ruleAutomaton(rules[i], `pack.rules[${i}]`, budget);
+      const { automaton, cost } = ruleAutomaton(
+        rules[i],
+        `pack.rules[${i}]`,
+        budget,
+        load.deferAlwaysOn === true,
+      );
       automata.push(automaton);
       sinceYield += cost;
       if (sinceYield >= STATES_PER_STEP) {

@@ -171,6 +171,22 @@ describe('loadCompiledPack refuses malformed data', () => {
     expect(() => loadCompiledPack(data)).toThrow(CompiledPackError);
   });
 
+  it("with deferAlwaysOn (the csg bundle's own pack), checks it when a scan first needs it", () => {
+    const data = good();
+    const digits = data.rules.findIndex((r) => r.spec.keywords === undefined);
+    data.rules[digits]!.nfa.epsDelta[0] = data.rules[digits]!.nfa.states * 2;
+    const pack = loadCompiledPack(data, {}, { deferAlwaysOn: true });
+    // An always-on rule runs from the first unit: the first guard decodes it (its start
+    // classes, without warm tables) and is refused, so nothing is ever released unchecked.
+    expect(() => scanText(pack, 'call 555-1234')).toThrow(CompiledPackError);
+    expect(() => pack.rules[digits]!.dfa).toThrow(CompiledPackError);
+    // Well-formed data gives the pack loadCompiledPack gives without the option.
+    const text = 'x tok_abcd1234 y call 555-1234';
+    expect(scanText(loadCompiledPack(good(), {}, { deferAlwaysOn: true }), text)).toEqual(
+      scanText(loadCompiledPack(good()), text),
+    );
+  });
+
   it.each([null, 3, 'pack', [], {}])('non-pack value %j', (value) => {
     refusal(value);
   });
