@@ -98,3 +98,26 @@ export async function ackExported(
   })();
   await Promise.all([work, tx.done]);
 }
+
+/**
+ * The endpoint refused the request that carried `ids` for what it holds (OTLP/HTTP
+ * "Failures": such a status must not be retried, the same request would be refused
+ * again): they leave the queue and are counted as dropped, like the bound's, so the
+ * organisation sees the gap with the next batch and the options page shows it.
+ */
+export async function rejectExported(db: AuditDb, ids: readonly number[]): Promise<void> {
+  const tx = db.transaction([EXPORT_QUEUE_STORE, EXPORT_META_STORE], 'readwrite');
+  const queue = tx.objectStore(EXPORT_QUEUE_STORE);
+  const meta = tx.objectStore(EXPORT_META_STORE);
+  const work = (async () => {
+    let removed = 0;
+    for (const id of ids) {
+      if ((await queue.getKey(id)) === undefined) continue;
+      await queue.delete(id);
+      removed += 1;
+    }
+    await meta.put(((await meta.get('dropped')) ?? 0) + removed, 'dropped');
+    await meta.put(((await meta.get('droppedTotal')) ?? 0) + removed, 'droppedTotal');
+  })();
+  await Promise.all([work, tx.done]);
+}

@@ -32,3 +32,15 @@ export function retryAfterMs(header: string | null, options: BackoffOptions): nu
   if (header === null || !/^\d{1,9}$/.test(header.trim())) return undefined;
   return Math.min(options.capMs, Number(header.trim()) * 1000);
 }
+
+/**
+ * Statuses that refuse the request for what it carries (malformed, too large, a media
+ * type or content the receiver will not take): OTLP/HTTP "Failures" says a client must not
+ * retry what is not 429, 502, 503 or 504, and retrying these would hold the queue behind
+ * one batch forever. Every other failure (the endpoint down, overloaded, misconfigured
+ * authentication) keeps the records and retries with backoff: the batch is not at fault,
+ * and dropping an organisation's audit trail for a wrong token would be worse.
+ */
+export function refusesBatch(status: number): boolean {
+  return status === 400 || status === 413 || status === 415 || status === 422;
+}

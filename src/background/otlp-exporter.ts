@@ -21,10 +21,12 @@ import {
   DEFAULT_EXPORT_QUEUE_BOUND,
   exportQueueState,
   peekQueue,
+  rejectExported,
 } from '../audit/export-queue.ts';
 import {
   backoffDelay,
   DEFAULT_BACKOFF,
+  refusesBatch,
   retryAfterMs,
   type BackoffOptions,
 } from './otlp-backoff.ts';
@@ -225,6 +227,14 @@ export class OtlpExporter {
       const body = exportRequestBody(batch, identity, dropped, this.now());
       await this.deps.alarms?.create(EXPORT_ALARM, { when: this.now() + IN_FLIGHT_ALARM_MS });
       const outcome = await this.post(config.endpoint, body);
+      if (!outcome.ok && refusesBatch(outcome.status)) {
+        await rejectExported(
+          db,
+          batch.map((record) => record.id),
+        );
+        await this.saveStatus(config, { lastFailure: { at: this.now(), status: outcome.status } });
+        continue;
+      }
       if (!outcome.ok) {
         this.retryLater(outcome.status, outcome.retryAfter);
         await this.saveStatus(config, { lastFailure: { at: this.now(), status: outcome.status } });

@@ -247,6 +247,29 @@ describe('OtlpExporter', () => {
     expect(requests.at(-1)?.dropped).toBeUndefined();
   });
 
+  it('a batch the endpoint refuses for what it holds (400, 413) is dropped and counted, not retried', async () => {
+    const { fetch, requests } = endpoint([400, 413]);
+    const h = await harness(fetch, { maxBatch: 2 });
+    await h.log(5);
+    await settle(async () => (await exportQueueState(h.db)).queued === 0);
+    // Two refused batches of two, then the fifth record delivered with the count.
+    expect(requests.map((r) => r.ids.length)).toEqual([2, 2, 1]);
+    expect(new Set(requests.flatMap((r) => r.ids)).size).toBe(5);
+    expect(requests.at(-1)?.dropped).toBe(4);
+    expect(await exportQueueState(h.db)).toEqual({ queued: 0, dropped: 0, droppedTotal: 4 });
+    expect(h.local.data[EXPORT_STATUS_KEY]).toMatchObject({ droppedTotal: 4 });
+  });
+
+  it('keeps the records through failures that are not the batch fault (401, 500, 502)', async () => {
+    const { fetch, requests } = endpoint([401, 500, 502]);
+    const h = await harness(fetch);
+    await h.log(2);
+    await settle(() => requests.length === 4, 100, 1000);
+    await settle(async () => (await exportQueueState(h.db)).queued === 0);
+    expect(requests.every((r) => r.ids.length === 2)).toBe(true);
+    expect(await exportQueueState(h.db)).toEqual({ queued: 0, dropped: 0, droppedTotal: 0 });
+  });
+
   it('sends nothing without the endpoint host permission, and says so', async () => {
     const { fetch } = endpoint();
     const h = await harness(fetch, { hasOrigins: () => Promise.resolve(false) });
