@@ -63,7 +63,9 @@ describe('the manifest', () => {
 
   it('asks for least privilege and declares no static content script', () => {
     // activeTab: the popup may read the current tab's URL only when the person opens it.
-    expect(manifest.permissions.sort()).toEqual(['activeTab', 'scripting', 'storage']);
+    // alarms (no install warning): wakes a stopped background for the audit export's retry
+    // (issue 21 §2, docs/deployment.md "Permissions"); Firefox cannot make it optional.
+    expect(manifest.permissions.sort()).toEqual(['activeTab', 'alarms', 'scripting', 'storage']);
     expect(manifest.content_scripts).toBeUndefined();
     expect(guardedMatchPatterns(manifest satisfies ContentScriptManifest)).toEqual([]);
   });
