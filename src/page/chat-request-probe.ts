@@ -23,42 +23,36 @@
 import { aiSdkRequestShapeOfBody } from '../core/wire/requests/ai-sdk-request-shape.ts';
 import { isChatRequest } from '../core/wire/requests/chat-request-shape.ts';
 import type { RequestShape } from '../core/wire/wire-event.ts';
+import {
+  call,
+  Decoder,
+  getOwnPropertyDescriptor,
+  HeadersOf,
+  NativeBlob,
+  NativeHeaders,
+  NativePromise,
+  NativeReadableStream,
+  NativeRequest,
+  NativeTextDecoder,
+  NativeUrl,
+  RequestOf,
+  UrlOf,
+} from './intrinsics.ts';
 
 const MAX_READ = 4 * 1024 * 1024;
 const HEAD_READ = 64 * 1024;
 
-const { apply } = Reflect;
-const NativeRequest = Request;
-const NativeBlob = Blob;
 const NativeFormData = FormData;
 const NativeUrlSearchParams = URLSearchParams;
-const NativeReadableStream = ReadableStream;
-const NativeUrl = URL;
-const NativeHeaders = Headers;
-const NativePromise = Promise;
 const isView = ArrayBuffer.isView;
 const NativeArrayBuffer = ArrayBuffer;
-const requestClone = NativeRequest.prototype.clone;
-const requestMethod = Object.getOwnPropertyDescriptor(NativeRequest.prototype, 'method')?.get;
-const requestUrl = Object.getOwnPropertyDescriptor(NativeRequest.prototype, 'url')?.get;
-const requestHeaders = Object.getOwnPropertyDescriptor(NativeRequest.prototype, 'headers')?.get;
-const requestBlob = NativeRequest.prototype.blob;
+const { clone: requestClone, blob: requestBlob } = NativeRequest.prototype;
+const requestHeaders = getOwnPropertyDescriptor(NativeRequest.prototype, 'headers')!.get!;
 const promiseThen = NativePromise.prototype.then;
-const blobText = NativeBlob.prototype.text;
-const blobSlice = NativeBlob.prototype.slice;
-const blobSize = Object.getOwnPropertyDescriptor(NativeBlob.prototype, 'size')?.get;
-const headersGet = NativeHeaders.prototype.get;
-const urlHref = Object.getOwnPropertyDescriptor(NativeUrl.prototype, 'href')?.get;
+const { text: blobText, slice: blobSlice } = NativeBlob.prototype;
+const blobSize = getOwnPropertyDescriptor(NativeBlob.prototype, 'size')!.get!;
 const formForEach = NativeFormData.prototype.forEach;
-const NativeTextDecoder = TextDecoder;
-const decode = NativeTextDecoder.prototype.decode;
 const paramsToString = NativeUrlSearchParams.prototype.toString;
-
-const call = <R>(
-  fn: ((...args: never[]) => unknown) | undefined,
-  self: unknown,
-  ...args: unknown[]
-) => apply(fn as (...a: unknown[]) => unknown, self, args) as R;
 
 /** The keys of a form that chat clients use for the person's text. */
 const FORM_CHAT_KEY = /^(?:f\.req|messages?|prompt|input|query|question)$/;
@@ -160,19 +154,19 @@ export function requestVerdictOf(
 ): Promise<RequestVerdict> {
   try {
     const isRequest = input instanceof NativeRequest;
-    const method = `${init?.method ?? (isRequest ? call<string>(requestMethod, input) : 'GET')}`;
+    const method = `${init?.method ?? (isRequest ? call<string>(RequestOf.method, input) : 'GET')}`;
     const upper = method.toUpperCase();
     if (upper === 'GET' || upper === 'HEAD') return NativePromise.resolve(NOT_CHAT);
     const url = isRequest
-      ? call<string>(requestUrl, input)
-      : call<string>(urlHref, new NativeUrl(`${input as string}`, options.baseUrl()));
+      ? call<string>(RequestOf.url, input)
+      : call<string>(UrlOf.href, new NativeUrl(`${input as string}`, options.baseUrl()));
     const headers =
       init?.headers !== undefined
         ? new NativeHeaders(init.headers)
         : isRequest
           ? call<Headers>(requestHeaders, input)
           : new NativeHeaders();
-    const contentType = call<string | null>(headersGet, headers, 'content-type') ?? '';
+    const contentType = call<string | null>(HeadersOf.get, headers, 'content-type') ?? '';
     const request = { url, method, contentType };
     const judge = options.judge ?? (<T>(decide: () => T) => decide());
     const verdict = (body: BodyText | undefined): RequestVerdict => {
@@ -244,7 +238,7 @@ export function isChatRequestBody(
         : new Uint8Array(body);
       const truncated = view.byteLength > MAX_READ;
       const text = call<string>(
-        decode,
+        Decoder.decode,
         new NativeTextDecoder(),
         truncated ? view.subarray(0, HEAD_READ) : view,
       );

@@ -48,7 +48,7 @@ export const requestRecognisers = {
   geminiWebRequest: {
     name: 'gemini-web',
     sendsHistory: false,
-    detect: (r) => r.method.toUpperCase() === 'POST' && onRoute('gemini-web', r.url),
+    detect: (r) => post(r.method) && onRoute('gemini-web', r.url),
   },
   libreChatRequest: {
     name: 'librechat',
@@ -94,7 +94,7 @@ export const requestRecognisers = {
     name: 'big-agi',
     sendsHistory: true,
     detect: (r) =>
-      r.method.toUpperCase() === 'POST' &&
+      post(r.method) &&
       // tRPC puts the procedure path in the URL; a batch joins several with commas.
       onRoute('big-agi-send', r.url),
   },
