@@ -410,6 +410,35 @@ describe('installFetchHook: wire formats', () => {
     expect(probes.at(-1)!.head).toContain('"chat.completion.chunk"');
   });
 
+  it('decides nothing before the site routes arrive (`ready`), then guards', async () => {
+    // main-world.ts: the routes the recognisers read come from the bridge as data
+    // (page-site-routes.ts); an answer that comes first waits, never passes raw.
+    let release!: () => void;
+    const routes = new Promise<void>((resolve) => (release = resolve));
+    let pending = true;
+    const { options, probes } = wireHook({ ready: () => (pending ? routes : undefined) });
+    const sse = fixture('openai-chat/secret-split.sse');
+    const realm = realmWith(() =>
+      wireResponse(sourceOf(bytePieces(sse)).stream, 'text/event-stream', {
+        url: 'https://api.example.com/proxy/stream',
+      }),
+    );
+    installFetchHook(realm, options);
+    let settled = false;
+    const answer = realm.fetch('/proxy/stream', { method: 'POST', body: '{}' }).then((r) => {
+      settled = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    expect(probes).toEqual([]);
+    pending = false;
+    release();
+    const body = await (await answer).text();
+    expect(body).toContain('[redacted:github-pat]');
+    expect(body).not.toContain('EXAMPLEexam');
+  });
+
   it('redacts a secret split across Anthropic events', async () => {
     const sse = fixture('anthropic/secret-split.sse');
     const { options } = wireHook();
