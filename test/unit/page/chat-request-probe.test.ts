@@ -15,6 +15,30 @@ describe('chatRequestOf', () => {
     expect(await chatRequestOf('/api/save', { method: 'POST', body: other }, options)).toBe(false);
   });
 
+  it('judges only once the site routes are there (`ready`), and never rejects meanwhile', async () => {
+    // The route part of the verdict reads routes the bridge sends (page-site-routes.ts).
+    let release!: () => void;
+    const routes = new Promise<void>((resolve) => (release = resolve));
+    let judged = 0;
+    const waiting = {
+      ...options,
+      ready: () => routes,
+      judge: <T>(decide: () => T) => (judged++, decide()),
+    };
+    const verdict = chatRequestOf('/api/stream', { method: 'POST', body: chat }, waiting);
+    const unreadable = chatRequestOf(
+      '/api/stream',
+      { method: 'POST', body: new Blob([chat]).stream() as unknown as BodyInit },
+      waiting,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(judged).toBe(0);
+    release();
+    expect(await verdict).toBe(true);
+    expect(await unreadable).toBe(false);
+    expect(judged).toBe(2);
+  });
+
   it('reads a Request from a clone: the page can still read its body', async () => {
     const request = new Request('https://app.example/api/stream', { method: 'POST', body: chat });
     expect(await chatRequestOf(request, undefined, options)).toBe(true);
