@@ -33,14 +33,19 @@ import { installWebSocketHook } from './web-socket-hook.ts';
 import { installXhrHook } from './xhr-hook.ts';
 import { createPageChannelClient } from './page-channel-client.ts';
 import { createOutgoingHook, type OutgoingHook } from './outgoing-hook.ts';
-import { requestVerdictOf } from './chat-request-probe.ts';
+import { isChatRequestBody, requestVerdictOf } from './chat-request-probe.ts';
 import { installXhrOutgoingHook } from './xhr-outgoing-hook.ts';
 import type { PageHookOptions } from './page-hook-options.ts';
 import { createRemoteGuards } from './remote-guard.ts';
 import { randomId } from '../protocol/random-id.ts';
 import { onDocumentElement } from '../content/on-document-element.ts';
 import { claimWindow, installFrameHooks, type PageWindow } from './frame-hooks.ts';
-import { installSiteRoutes, settleWithoutRoutes, siteRoutesReady } from './page-site-routes.ts';
+import {
+  decideNow,
+  installSiteRoutes,
+  settleWithoutRoutes,
+  siteRoutesReady,
+} from './page-site-routes.ts';
 import { installWorkerHooks } from './worker-hooks.ts';
 
 function markGuardOn(): void {
@@ -77,6 +82,13 @@ const prepareOutgoing: OutgoingHook['prepare'] = (input, init) => {
   if (waiting === undefined) return outgoingHook.prepare(input, init);
   return waiting.then(() => outgoingHook.prepare(input, init) ?? [input, init]);
 };
+
+/**
+ * The verdict on a body at an XHR or socket `send`, which cannot wait: before the site
+ * routes arrive, judged by the body's shape alone (page-site-routes.ts `decideNow`).
+ */
+const chatRequestBody: typeof isChatRequestBody = (request, body) =>
+  decideNow(() => isChatRequestBody(request, body));
 
 /** What the hooks did on this page (numbers only). */
 const hookStats = newFetchHookStats();
@@ -115,11 +127,18 @@ function hookWindow(win: PageWindow): void {
     reportFailure: (hook, reason) => hookOptions.reportFailure?.(hook, reason),
     newId,
   });
-  installXhrHook(win, hookOptions);
+  installXhrHook(win, { ...hookOptions, decideNow, chatRequestBody });
   // Issue 5: XHR sends (DeepSeek, Gemini web) leave only as their guarded copy too.
-  installXhrOutgoingHook(win, { prepare: prepareOutgoing }, hookOptions.reportFailure);
+  installXhrOutgoingHook(
+    win,
+    {
+      prepare: prepareOutgoing,
+      prepareNow: (input, init) => decideNow(() => outgoingHook.prepare(input, init)),
+    },
+    hookOptions.reportFailure,
+  );
   installEventSourceHook(win, hookOptions);
-  installWebSocketHook(win, hookOptions);
+  installWebSocketHook(win, { ...hookOptions, chatRequestBody });
   try {
     installFrameHooks(win, hookChild);
   } catch {

@@ -6,10 +6,9 @@
  * with the RegExp captured at document_start.
  *
  * Until they arrive, `siteRoute` throws: a hook deciding then fails closed (its decision
- * threw), never passes a response raw. The fetch hook, the send hook and the chat-request
- * verdict wait for `siteRoutesReady()` first (main-world.ts), so in practice only a
- * synchronous decision in the page's first moments (a synchronous XMLHttpRequest) can
- * meet the table empty. If the channel never opens (no bridge), the table is settled as
+ * threw), never passes a response raw. The fetch hook, the send hooks and the chat-request
+ * verdict wait for `siteRoutesReady()` first (main-world.ts); a synchronous XMLHttpRequest
+ * cannot wait and is decided without the routes (`decideNow`). If the channel never opens (no bridge), the table is settled as
  * empty routes that match nothing: nothing could be guarded anyway, and the page's other
  * traffic is not held forever.
  *
@@ -29,9 +28,12 @@ const ready = new NativePromise<void>((resolve) => {
 /** Matches nothing. */
 const NEVER = /(?!)/;
 
+/** True while `decideNow` runs a decision without the routes. */
+let withoutRoutes = false;
+
 /** The compiled route `name`; throws while the routes have not arrived (fail closed). */
 export function siteRoute(name: string): RegExp {
-  if (table === null) return NEVER;
+  if (table === null || (table === undefined && withoutRoutes)) return NEVER;
   const route = table?.[name];
   if (route === undefined) throw new NativeTypeError('site route');
   return route;
@@ -58,6 +60,22 @@ export function settleWithoutRoutes(): void {
   if (table !== undefined) return;
   table = null;
   settle();
+}
+
+/**
+ * Runs a decision that cannot wait (a synchronous XMLHttpRequest: the page reads its
+ * answer as `send()` returns) with what is at hand: while the routes have not arrived,
+ * no route matches, and the recognisers that read a body's shape still decide. Failing
+ * it closed instead would refuse every synchronous request a page script makes before
+ * the bridge's first message is delivered (an inline script in the head does).
+ */
+export function decideNow<T>(decide: () => T): T {
+  withoutRoutes = true;
+  try {
+    return decide();
+  } finally {
+    withoutRoutes = false;
+  }
 }
 
 /** A promise to wait on while the routes have not arrived; undefined once they have. */

@@ -107,6 +107,11 @@ export type XhrHookOptions = Pick<
     request: { url: string; method: string; contentType: string },
     body: unknown,
   ) => boolean;
+  /**
+   * Runs the decision about a synchronous request, which cannot wait for anything
+   * (main-world.ts: page-site-routes.ts `decideNow`); as is by default.
+   */
+  decideNow?<T>(decide: () => T): T;
 };
 
 export interface XhrHookTarget {
@@ -488,7 +493,8 @@ export function installXhrHook(target: XhrHookTarget, options: XhrHookOptions = 
       // guard in the ISOLATED world cannot answer in time. A chat answer is refused (the
       // page sees a network error, the person a notice); anything else is the browser's.
       const head = text ? call<string>(nativeResponseText, xhr).slice(0, HEAD_BYTES) : '';
-      if (detectAdapter(probeWith(head)) === undefined) {
+      const now = options.decideNow ?? (<T>(decide: () => T) => decide());
+      if (now(() => detectAdapter(probeWith(head))) === undefined) {
         state.phase = 'native';
         return;
       }

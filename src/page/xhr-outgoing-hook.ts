@@ -40,7 +40,13 @@ interface OpenedRequest {
 
 export function installXhrOutgoingHook(
   target: XhrOutgoingTarget,
-  hook: OutgoingHook,
+  hook: OutgoingHook & {
+    /**
+     * For a synchronous request, which cannot wait for anything: decided with what is at
+     * hand (main-world.ts: page-site-routes.ts `decideNow`); `prepare` by default.
+     */
+    prepareNow?: OutgoingHook['prepare'];
+  },
   reportFailure?: (hook: string, reason: string) => void,
 ): void {
   const proto = target.XMLHttpRequest.prototype;
@@ -88,11 +94,11 @@ export function installXhrOutgoingHook(
         let prepared: Promise<Parameters<typeof fetch>> | undefined;
         const isDocument = NativeDocument !== undefined && body instanceof NativeDocument;
         if (request !== undefined && body !== undefined && body !== null && !isDocument) {
-          prepared = hook.prepare(request.url, {
-            method: request.method,
-            headers: request.headers,
-            body: body as BodyInit,
-          });
+          const init = { method: request.method, headers: request.headers, body: body as BodyInit };
+          prepared =
+            request.async || hook.prepareNow === undefined
+              ? hook.prepare(request.url, init)
+              : hook.prepareNow(request.url, init);
         }
         if (prepared === undefined) {
           apply(nativeSend, this, [body]);

@@ -46,6 +46,14 @@ describe('page site routes', () => {
     expect(table.onRoute('zai', 'b')).toBe(false);
   });
 
+  it('decides now without the routes only inside `decideNow` (a synchronous XHR)', () => {
+    const url = '/rest/sse/perplexity_ask';
+    expect(table.decideNow(() => table.onRoute('perplexity', url))).toBe(false);
+    expect(() => table.onRoute('perplexity', url)).toThrow(TypeError);
+    table.installSiteRoutes(SITE_ROUTES);
+    expect(table.decideNow(() => table.onRoute('perplexity', url))).toBe(true);
+  });
+
   it('without a bridge, matches nothing and holds nothing back', () => {
     table.settleWithoutRoutes();
     expect(table.siteRoutesReady()).toBeUndefined();
