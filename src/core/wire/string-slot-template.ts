@@ -35,8 +35,8 @@ const RELEARN_AFTER = 16;
 const FRUITLESS_LEARNS = 4;
 
 /** The value at `path` of a parsed JSON document, own properties only. */
-function valueAt(document: unknown, path: JsonPath): unknown {
-  let value = document;
+function valueAt(parsed: unknown, path: JsonPath): unknown {
+  let value = parsed;
   for (const key of path) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) {
       return undefined;
