@@ -13,7 +13,10 @@
  *   final patch, `message_stream_complete` and `[DONE]`;
  * - the Vercel AI SDK UI message stream (WIRE-FORMATS-2.md §1.3, the shape of
  *   test/fixtures/wire/ai-sdk/): `start`, `start-step`, `text-start`, one
- *   `text-delta` per chunk, `text-end`, `finish-step`, `finish`, `[DONE]`.
+ *   `text-delta` per chunk, `text-end`, `finish-step`, `finish`, `[DONE]`;
+ * - Tencent Yuanbao (WIRE-FORMATS-2.md §3.4, the shape of
+ *   test/fixtures/wire/yuanbao-web/), one Chinese site (issue 20's "Done when"): `meta`,
+ *   the bracketed non-JSON index line, one `{"type":"text","msg":…}` per chunk, `[DONE]`.
  * The body is cut into 4096-unit network chunks and replayed through
  * StreamRewriter (framing, adapter, per-channel guard, re-serialisation);
  * building the body is not timed. `*_mbps` is UTF-8 MB (1e6 bytes) of
@@ -39,6 +42,9 @@ export interface WireReport {
   /** The AI SDK UI message stream (issue 20): throughput, and its time over the engine's. */
   ai_sdk_ui_mbps: number | null;
   ai_sdk_ui_overhead_vs_engine: number | null;
+  /** Tencent Yuanbao's SSE (issue 20, one Chinese site): throughput, and its time over the engine's. */
+  yuanbao_web_mbps: number | null;
+  yuanbao_web_overhead_vs_engine: number | null;
 }
 
 export interface WireSlice {
@@ -151,6 +157,18 @@ export function aiSdkUiBody(chunks: readonly string[]): string[] {
   return body.done();
 }
 
+/** A Yuanbao answer whose text is `chunks`, one `text` delta each (§3.4). */
+export function yuanbaoWebBody(chunks: readonly string[]): string[] {
+  const body = new NetworkChunks();
+  body.add(
+    'data: {"type":"meta","messageId":"m-BENCH0001","conversationId":"conv-BENCH"}\n\n' +
+      'data: [MSGINDEX:2]\n\n',
+  );
+  for (const chunk of chunks) body.add(`data: {"type":"text","msg":${JSON.stringify(chunk)}}\n\n`);
+  body.add('data: [DONE]\n\n');
+  return body.done();
+}
+
 function seconds(from: bigint): number {
   return Number(process.hrtime.bigint() - from) / 1e9;
 }
@@ -245,9 +263,9 @@ export function measureWire(
     const growth = step === 0 ? 2 : Math.max(2, replay.seconds / previousSeconds);
     previousSeconds = replay.seconds;
     const remaining = WIRE_BUDGET_SECONDS - seconds(started);
-    // The next step costs about six replays (two each of OpenAI, ChatGPT and the AI SDK)
-    // of `growth` times this one.
-    if (replay.seconds * growth * 7 > remaining) break;
+    // The next step costs about eight replays (two each of OpenAI, ChatGPT, the AI SDK and
+    // Yuanbao) of `growth` times this one.
+    if (replay.seconds * growth * 9 > remaining) break;
   }
   if (slice === undefined) throw new Error('no wire slice');
   const mb = slice.bytes / 1e6;
@@ -279,7 +297,8 @@ export function measureWire(
     chatGptMbps = mb / best;
     log(`wire: chatgpt-web, ${slice.bytes} B of text: ${chatGptMbps.toFixed(2)} MB/s`);
   }
-  const aiSdk = measureAiSdkUi(pack, slice.chunks, redactions, log);
+  const aiSdk = measureFormat('ai-sdk-ui', aiSdkUiBody, pack, slice.chunks, redactions, log);
+  const yuanbao = measureFormat('yuanbao-web', yuanbaoWebBody, pack, slice.chunks, redactions, log);
   log(`wire: ${seconds(started).toFixed(1)} s`);
 
   const round = (value: number): number => Math.round(value * 100) / 100;
@@ -290,33 +309,37 @@ export function measureWire(
       overhead_vs_engine: round(openAiBest / engineBest),
       ai_sdk_ui_mbps: aiSdk === null ? null : round(mb / aiSdk),
       ai_sdk_ui_overhead_vs_engine: aiSdk === null ? null : round(aiSdk / engineBest),
+      yuanbao_web_mbps: yuanbao === null ? null : round(mb / yuanbao),
+      yuanbao_web_overhead_vs_engine: yuanbao === null ? null : round(yuanbao / engineBest),
     },
     sliceBytes: slice.bytes,
   };
 }
 
-/** Best of two AI SDK UI stream replays of the slice, in seconds; null without the adapter. */
-function measureAiSdkUi(
+/** Best of two replays of the slice in `format`'s shape, in seconds; null without the adapter. */
+function measureFormat(
+  format: 'ai-sdk-ui' | 'yuanbao-web',
+  bodyOf: (chunks: readonly string[]) => string[],
   pack: CompiledPack,
   chunks: readonly string[],
   redactions: number,
   log: (line: string) => void,
 ): number | null {
-  const adapter = adapterByFormat('ai-sdk-ui');
+  const adapter = adapterByFormat(format);
   if (adapter === undefined) {
-    log('wire: no ai-sdk-ui adapter registered: ai_sdk_ui_mbps is null');
+    log(`wire: no ${format} adapter registered: its figures are null`);
     return null;
   }
-  const body = aiSdkUiBody(chunks);
+  const body = bodyOf(chunks);
   const first = replaySeconds(adapter, pack, body);
   const found = countRedactions(first.output);
   if (found !== redactions) {
     log(
-      `WARNING: ai-sdk-ui: ${found} redactions in the replayed body, the engine made ${redactions}`,
+      `WARNING: ${format}: ${found} redactions in the replayed body, the engine made ${redactions}`,
     );
   }
   first.output.length = 0;
   const best = Math.min(first.seconds, replaySeconds(adapter, pack, body).seconds);
-  log(`wire: ai-sdk-ui, ${(best * 1000).toFixed(0)} ms`);
+  log(`wire: ${format}, ${(best * 1000).toFixed(0)} ms`);
   return best;
 }
