@@ -75,11 +75,6 @@ export interface GuardHost {
   readonly open: number;
 }
 
-/** The format a stream would have been reported under. */
-function formatOf(message: OpenMessage): string {
-  return message.kind === 'plain-text' ? 'plain-text' : message.recogniser;
-}
-
 function isStreamMessage(message: PageToBridge): message is StreamMessage {
   return message.type.startsWith('guard-');
 }
@@ -95,6 +90,20 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
   };
   const failed = (streamId: string): BridgeToPage => ({ v: 1, type: 'guard-failed', streamId });
   const done = (streamId: string): BridgeToPage => ({ v: 1, type: 'guard-done', streamId });
+
+  /**
+   * The format a stream would have been reported under: the audit log names formats
+   * (`openai-chat`), not the recogniser ids the page sends (`openai-chat-stream`); an id
+   * no recogniser has is reported as sent (parse-page-message.ts bounds it).
+   */
+  const formatOf = (message: OpenMessage): string => {
+    if (message.kind === 'plain-text') return 'plain-text';
+    const recogniser =
+      message.kind === 'wire'
+        ? deps.adapterById(message.recogniser)
+        : deps.socketRecognisers.find((r) => r.id === message.recogniser);
+    return recogniser?.format ?? message.recogniser;
+  };
 
   /** The guard the message asks for, checked against the recognisers; throws otherwise. */
   const build = (message: OpenMessage, setup: StreamGuardSetup): Guard => {

@@ -186,8 +186,9 @@ describe('remote guard + guard host', () => {
     const l = loop({ ready: () => Promise.reject(new Error('no config')) });
     await expect(throughWire(l, [secretSse()])).rejects.toThrow(/guard failed/);
     expect(l.toPage.filter((m) => m.type === 'guard-output')).toEqual([]);
-    // Reported, so the person gets the failure notice.
-    expect(l.failures).toEqual(['openai-chat-stream']);
+    // Reported under the format's name, as the audit log names formats, so the person
+    // gets the failure notice.
+    expect(l.failures).toEqual(['openai-chat']);
   });
 
   it('fails closed without the channel (the handshake failed)', async () => {
@@ -203,7 +204,7 @@ describe('remote guard + guard host', () => {
       await expect(new Response(guard.readable).text()).rejects.toThrow(/guard failed/);
     }
     expect(l.toPage.map((m) => m.type)).toEqual(['guard-failed', 'guard-failed']);
-    expect(l.failures).toEqual(['anthropic-messages', 'nope']);
+    expect(l.failures).toEqual(['anthropic', 'nope']);
   });
 
   it('the page cancelling its body cancels the stream: reported aborted, nothing more sent', async () => {
