@@ -24,6 +24,21 @@ export interface HarEntryBody {
   requestBody?: string;
   /** The response headers, names in lower case (`response.headers[]`). */
   headers: Record<string, string>;
+  /**
+   * A WebSocket entry's frames as Chrome DevTools records them (`_webSocketMessages`:
+   * `{type: "send"|"receive", time, opcode, data}`), when the entry has them.
+   */
+  socketMessages?: HarSocketMessage[];
+}
+
+/** One WebSocket frame of a DevTools HAR entry; other recorded fields are kept as they are. */
+export interface HarSocketMessage {
+  type: string;
+  time?: number;
+  /** 1 = text, 2 = binary (its data base64), per RFC 6455 §5.2. */
+  opcode: number;
+  data: string;
+  [field: string]: unknown;
 }
 
 export interface HarCapture {
@@ -77,6 +92,17 @@ function headersOf(list: unknown): Record<string, string> {
   return headers;
 }
 
+/** The entry's `_webSocketMessages`, keeping only frames with a type, an opcode and string data. */
+function socketMessagesOf(list: unknown): HarSocketMessage[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return (list as unknown[]).filter(
+    (m): m is HarSocketMessage =>
+      typeof field(m, 'type') === 'string' &&
+      typeof field(m, 'opcode') === 'number' &&
+      typeof field(m, 'data') === 'string',
+  );
+}
+
 function decodeBase64(text: string): string {
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.from(text, 'base64'));
 }
@@ -92,7 +118,9 @@ function captureOf(har: unknown): HarCapture | null {
       const raw = field(content, 'text');
       const base64 = field(content, 'encoding') === 'base64';
       const requestBody = field(field(request, 'postData'), 'text');
+      const socketMessages = socketMessagesOf(field(entry, '_webSocketMessages'));
       return {
+        ...(socketMessages === undefined ? {} : { socketMessages }),
         ...(typeof requestBody === 'string' ? { requestBody } : {}),
         headers: headersOf(field(response, 'headers')),
         index,
@@ -156,16 +184,24 @@ export function harIfAny(text: string, label: string): HarCapture | null {
  * The HAR text with the response bodies of some entries replaced (`bodies`:
  * entry index → new decoded body, or its bytes for a byte-level body), stored
  * as the entry stored its own (base64 or not), and `content.size` set to the
- * new body's length in bytes. Every other byte stays as it was.
+ * new body's length in bytes; and the `_webSocketMessages` of some entries
+ * (`sockets`: entry index → the frames to record). Every other byte stays as it was.
  */
 export function rewriteHar(
   text: string,
   entries: readonly HarEntryBody[],
   bodies: ReadonlyMap<number, string | Uint8Array>,
+  sockets: ReadonlyMap<number, readonly HarSocketMessage[]> = new Map(),
 ): string {
-  if (bodies.size === 0) return text;
+  if (bodies.size === 0 && sockets.size === 0) return text;
   const spans = harContentSpans(text);
   const edits: { start: number; end: number; value: string }[] = [];
+  // A guarded socket's frames replace its `_webSocketMessages` array whole (same structure).
+  for (const [index, messages] of sockets) {
+    const at = spans.get(index)?.socket;
+    if (at === undefined) throw new Error(`HAR entry ${index} has no _webSocketMessages`);
+    edits.push({ ...at, value: JSON.stringify(messages) });
+  }
   for (const [index, body] of bodies) {
     const entry = entries[index];
     const at = spans.get(index);

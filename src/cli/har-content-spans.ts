@@ -16,6 +16,8 @@ export interface ValueSpan {
 export interface ContentSpans {
   text?: ValueSpan;
   size?: ValueSpan;
+  /** The entry's `_webSocketMessages` array (a DevTools WebSocket entry). */
+  socket?: ValueSpan;
 }
 
 /** The path below `log.entries[i]` that leads to the content fields. */
@@ -49,17 +51,24 @@ class HarScanner {
     if (depth === CONTENT_PATH.length) {
       this.object((key) => {
         if (key !== 'text' && key !== 'size') return null;
-        return () => {
-          const start = this.i;
-          this.skip();
-          const spans = this.found.get(index) ?? {};
-          spans[key] = { start, end: this.i };
-          this.found.set(index, spans);
-        };
+        return () => this.record(index, key);
       });
       return;
     }
-    this.object((key) => (key === CONTENT_PATH[depth] ? () => this.entry(index, depth + 1) : null));
+    this.object((key) => {
+      if (key === CONTENT_PATH[depth]) return () => this.entry(index, depth + 1);
+      if (depth === 0 && key === '_webSocketMessages') return () => this.record(index, 'socket');
+      return null;
+    });
+  }
+
+  /** Records where the value at the cursor starts and ends, as `key` of entry `index`. */
+  private record(index: number, key: keyof ContentSpans): void {
+    const start = this.i;
+    this.skip();
+    const spans = this.found.get(index) ?? {};
+    spans[key] = { start, end: this.i };
+    this.found.set(index, spans);
   }
 
   /** Reads an object; `member(key)` returns how to read that member's value, or null to skip it. */
@@ -149,7 +158,10 @@ class HarScanner {
   }
 }
 
-/** The spans of `log.entries[i].response.content.{text,size}`, by entry index. */
+/**
+ * The spans of `log.entries[i].response.content.{text,size}` and of
+ * `log.entries[i]._webSocketMessages`, by entry index.
+ */
 export function harContentSpans(json: string): Map<number, ContentSpans> {
   return new HarScanner(json).scan();
 }

@@ -15,12 +15,17 @@
  *   bodies replaced (re-encoded as stored), every other byte kept. Entries no
  *   adapter recognises are left as they are and listed on stderr as
  *   `csg: unguarded: <method> <url> (<mimeType>)`, never passed as safe silently.
+ *   A WebSocket entry (`_webSocketMessages`) whose URL or first received frame a
+ *   socket format claims (Copilot, Open WebUI) has its received frames guarded
+ *   and recorded back in the same structure (har-socket-replay.ts).
  * - `--events OUT`: JSON Lines, a guard event per line with `stream` (the HAR
  *   entry index; 0 for a raw body) and `channel` before the `csg scan --events`
  *   fields; then the stream's wire issues as
  *   `{"type":"wire-issue","stream","kind","detail"}`. Wire issues also go to stderr.
  * - `--compare`: per stream, one line on standard output saying whether the
- *   chunked replays equal the whole one (chunking-comparison.ts), nothing else.
+ *   chunked replays equal the whole one (chunking-comparison.ts), nothing else;
+ *   for a WebSocket entry, that each frame is one unit and chunking within a
+ *   frame does not apply to sockets.
  *
  * Exit status: 1 when --compare found a difference; otherwise 3 when a stream
  * was blocked, else 0; 2 (one line `csg: …`) for bad usage, an unreadable
@@ -32,6 +37,7 @@ import { adapterByFormat, detectAdapter, wireAdapters } from '../core/wire/adapt
 import { type CaptureFacts, captureProbe } from '../core/wire/capture-format.ts';
 import { aiSdkRequestShapeOfBody } from '../core/wire/requests/ai-sdk-request-shape.ts';
 import { type ReplayOutcome, replayBody } from '../core/wire/replay-body.ts';
+import type { SocketFormat } from '../core/wire/socket-answer-guard.ts';
 import { byteStringOf, bytesOfByteString } from '../core/wire/byte-string.ts';
 import {
   type Framing,
@@ -49,11 +55,18 @@ import { fileErrorMessage } from './file-error-message.ts';
 import {
   type HarCapture,
   type HarEntryBody,
+  type HarSocketMessage,
   harBodyBytes,
   harIfAny,
   parseHar,
   rewriteHar,
 } from './har-capture.ts';
+import {
+  replaySocket,
+  socketComparisonLine,
+  socketFormatOfEntry,
+  socketUnchanged,
+} from './har-socket-replay.ts';
 import { replayHelp } from './help-text.ts';
 import { decodedReads, openInputSource } from './input-source.ts';
 import { OutputSink } from './output-sink.ts';
@@ -206,9 +219,22 @@ function entryAdapter(entry: HarEntryBody): WireAdapter | undefined {
   );
 }
 
-function harStreams(har: HarCapture): ReplayStream[] {
+/** A WebSocket entry a socket format claims (har-socket-replay.ts). */
+interface SocketStream {
+  index: number;
+  format: SocketFormat;
+  messages: HarSocketMessage[];
+}
+
+function harStreams(har: HarCapture): { streams: ReplayStream[]; sockets: SocketStream[] } {
   const streams: ReplayStream[] = [];
+  const sockets: SocketStream[] = [];
   for (const entry of har.entries) {
+    const socket = socketFormatOfEntry(entry);
+    if (socket !== undefined && entry.socketMessages !== undefined) {
+      sockets.push({ index: entry.index, format: socket, messages: entry.socketMessages });
+      continue;
+    }
     const adapter = entryAdapter(entry);
     if (adapter !== undefined && entry.text !== undefined) {
       const text = readsBytes(adapter) ? byteStringOf(harBodyBytes(entry)) : entry.text;
@@ -221,7 +247,7 @@ function harStreams(har: HarCapture): ReplayStream[] {
       );
     }
   }
-  return streams;
+  return { streams, sockets };
 }
 
 function rawStream(
@@ -239,10 +265,10 @@ function rawStream(
   return { index: 0, adapter, text: readsBytes(adapter) ? byteStringOf(bytes) : text };
 }
 
-function reportIssues(stream: ReplayStream, outcome: ReplayOutcome): void {
+function reportIssues(stream: { index: number; format: string }, outcome: ReplayOutcome): void {
   for (const issue of outcome.issues) {
     process.stderr.write(
-      `csg: stream ${stream.index} ${stream.adapter.format}: ${issue.kind}: ${issue.detail}\n`,
+      `csg: stream ${stream.index} ${stream.format}: ${issue.kind}: ${issue.detail}\n`,
     );
   }
 }
@@ -274,7 +300,8 @@ export async function replayCommand(argv: readonly string[]): Promise<number> {
     if (har !== null && url !== undefined) {
       throw new UsageError('--url is for a response body; a HAR names the URL of each entry');
     }
-    const streams = har === null ? [rawStream(capture, format, url)] : harStreams(har);
+    const { streams, sockets } =
+      har === null ? { streams: [rawStream(capture, format, url)], sockets: [] } : harStreams(har);
     const out = new OutputSink(process.stdout);
     let blocked = false;
     let differs = false;
@@ -294,14 +321,27 @@ export async function replayCommand(argv: readonly string[]): Promise<number> {
       }
       blocked ||= outcome.blocked;
       eventsFile?.write(stream.index, outcome);
-      reportIssues(stream, outcome);
+      reportIssues({ index: stream.index, format: stream.adapter.format }, outcome);
+    }
+    const socketFrames = new Map<number, HarSocketMessage[]>();
+    for (const socket of sockets) {
+      const replay = replaySocket(socket.format, pack, socket.messages);
+      const name = socket.format.adapter.format;
+      if (args.flags.has('compare')) {
+        await out.write(socketComparisonLine(socket.index, name, replay) + '\n');
+      } else if (!socketUnchanged(socket.messages, replay)) {
+        socketFrames.set(socket.index, replay.messages);
+      }
+      blocked ||= replay.outcome.blocked;
+      eventsFile?.write(socket.index, replay.outcome);
+      reportIssues({ index: socket.index, format: name }, replay.outcome);
     }
     if (!args.flags.has('compare')) {
       // An unchanged raw body goes out as read: its bytes, when they were what was replayed.
       const unchanged =
         streams[0] !== undefined && readsBytes(streams[0].adapter) ? capture.bytes : text;
       if (har === null) await out.write(bodies.get(0) ?? unchanged);
-      else await out.write(rewriteHar(text, har.entries, bodies));
+      else await out.write(rewriteHar(text, har.entries, bodies, socketFrames));
     }
     if (differs) return REPLAY_DIFFERS_EXIT;
     return blocked ? REPLAY_BLOCKED_EXIT : 0;
