@@ -53,6 +53,8 @@ export const SITE_ROUTES = {
    * the signature parameters its page adds to the URL.
    */
   zai: String.raw`chat\.z\.ai\/api\/v2\/chat\/completions|\/api\/v2\/chat\/completions\?(?:[^#]*&)?signature_timestamp=`,
+  /** Z.ai's chat creation (§3.5): `POST /api/v1/chats/new` carries the first message. */
+  'zai-chats-new': String.raw`chat\.z\.ai\/api\/v1\/chats\/new(?:[?#]|$)`,
   /** Zhipu ChatGLM (§3.5, MED): the assistant stream, cumulative per part. */
   chatglm: String.raw`\/chatglm\/backend-api\/assistant\/stream(?:[?#]|$)`,
   /** Perplexity (§4.1, MED): the ask stream of diff-block patches. */

@@ -148,9 +148,10 @@ describe('an integrity-bound send (Z.ai)', () => {
 });
 
 describe('where integrity-bound sends are known', () => {
-  it("only the Z.ai send is flagged, and its site is in the popup's table", () => {
+  it("only Z.ai's sends are flagged, and its site is in the popup's table", () => {
     const bound = requestRecognisersInOrder.filter((r) => r.integrityBound === true);
-    expect(bound.map((r) => r.name)).toEqual(['zai']);
+    // The signed completion, and the chat creation carrying the first message (§3.5).
+    expect(bound.map((r) => r.name)).toEqual(['zai', 'zai-chats-new']);
     expect(integrityBoundFormatOf('chat.z.ai')).toBe('zai');
     expect(integrityBoundFormatOf('chatglm.cn')).toBeUndefined();
     expect(integrityBoundFormatOf(undefined)).toBeUndefined();

@@ -65,6 +65,17 @@ export const requestRecognisers = {
     integrityBound: true,
     detect: sendTo(answers.zai),
   },
+  /**
+   * Z.ai's chat creation (§3.5): the first message, in `chat.history.messages` and
+   * `chat.messages`. Integrity-bound like the signed send it precedes: a chat stored
+   * with other text than the signed completion carries is not rewritten, the person is asked.
+   */
+  zaiChatsNewRequest: {
+    name: 'zai-chats-new',
+    sendsHistory: false,
+    integrityBound: true,
+    detect: (r) => post(r.method) && onRoute('zai-chats-new', r.url),
+  },
   /** ChatGLM (§3.5): `X-Sign` does not cover the body, so the text may be rewritten. */
   chatglmRequest: {
     name: 'chatglm',
@@ -142,6 +153,7 @@ export const requestRecognisersInOrder: readonly RequestRecogniser[] = [
   requestRecognisers.geminiWebRequest,
   requestRecognisers.libreChatRequest,
   requestRecognisers.zaiRequest,
+  requestRecognisers.zaiChatsNewRequest,
   requestRecognisers.chatglmRequest,
   requestRecognisers.perplexityRequest,
   requestRecognisers.kimiRequest,

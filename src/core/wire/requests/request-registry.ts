@@ -6,7 +6,7 @@ import { chatglmRequest } from './chatglm-request.ts';
 import { doubaoRequest, qianwenRequest, yuanbaoRequest } from './chinese-site-requests.ts';
 import { kimiRequest } from './kimi-request.ts';
 import { perplexityRequest } from './perplexity-request.ts';
-import { zaiRequest } from './zai-request.ts';
+import { zaiChatsNewRequest, zaiRequest } from './zai-request.ts';
 import { geminiWebRequest } from './gemini-web-request.ts';
 import {
   anthropicRequest,
@@ -32,6 +32,7 @@ const adapters: readonly RequestAdapter[] = [
   libreChatRequest,
   bigAgiRequest,
   zaiRequest,
+  zaiChatsNewRequest,
   chatglmRequest,
   perplexityRequest,
   kimiRequest,
