@@ -11,6 +11,8 @@
 // - builtin-pack.json: the built-in rule packs compiled and serialised
 //   (src/core/rules/serialised-pack.ts); the bundle loads it instead of compiling the packs
 //   on every run (src/cli/builtin-pack.ts).
+//   The bundle holds a digest of each data file as written here; a file that no longer
+//   matches is loaded with every check (src/cli/builtin-pack.ts).
 // - builtin-warm.json: the warm tables of that pack for the default guard options
 //   (src/core/rules/warm-tables.ts): start classes, keyword automata and bigram tables the
 //   first guard would otherwise build on every run (most of a short run's time).
@@ -97,7 +99,11 @@ const packProgram = await bundle('bundling the pack compiler', {
       'const pack = serialiseCompiledPack(getCorePack());',
       // Warmed as the bundle loads the pack, for the default options (`scan`, `replay`).
       'const warm = serialiseWarmTables(loadCompiledPack(pack), [{}]);',
-      'export default [JSON.stringify(pack), JSON.stringify(warm)];',
+      "import { dataDigest } from './src/cli/data-digest.ts';",
+      'const texts = [JSON.stringify(pack), JSON.stringify(warm)];',
+      // The digests builtin-pack.ts compares, of the UTF-8 bytes `place` writes below.
+      'const digests = texts.map((text) => dataDigest(new TextEncoder().encode(text)));',
+      'export default [...texts, ...digests];',
     ].join('\n'),
     resolveDir: root,
     sourcefile: 'compile-builtin-pack.ts',
@@ -107,19 +113,23 @@ const packProgram = await bundle('bundling the pack compiler', {
 checkOnlyBuiltins(packProgram, 'the pack compiler');
 let packJson;
 let warmJson;
+let packDigest;
+let warmDigest;
 try {
   const code = packProgram.outputFiles[0].text;
   const module = await import(
     `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
   );
-  [packJson, warmJson] = module.default;
+  [packJson, warmJson, packDigest, warmDigest] = module.default;
 } catch (error) {
   fail(`compiling the built-in packs failed: ${error.message}`);
 }
 
 // 2. The command itself. CSG_COMPILED_PACK_FILE and CSG_WARM_TABLES_FILE make
 //    src/cli/builtin-pack.ts load the packs and their warm tables from step 1 instead of
-//    compiling and warming them.
+//    compiling and warming them. The *_DIGEST values (src/cli/data-digest.ts) are of
+//    exactly the bytes written below: a file that still has its digest is this build's
+//    own and is trusted (fewer checks at load); any other is checked in full (issue 19 §2).
 const cli = await bundle('bundling src/cli/main.ts', {
   entryPoints: [{ in: 'src/cli/main.ts', out: 'csg' }],
   outdir: outDir,
@@ -133,6 +143,8 @@ const cli = await bundle('bundling src/cli/main.ts', {
   define: {
     CSG_COMPILED_PACK_FILE: JSON.stringify(`../${PACK_FILE}`),
     CSG_WARM_TABLES_FILE: JSON.stringify(`../${WARM_FILE}`),
+    CSG_COMPILED_PACK_DIGEST: JSON.stringify(packDigest),
+    CSG_WARM_TABLES_DIGEST: JSON.stringify(warmDigest),
   },
   // Smaller to parse on every start; names kept for error classes and messages.
   minify: true,

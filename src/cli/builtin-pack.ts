@@ -16,32 +16,78 @@
  * otherwise builds its keyword automata, bigram and start tables, which was
  * most of `echo hi | csg scan`. They are checked against the loaded pack and
  * seeded into it, as a page does with the background's (load-warm-tables.ts);
- * a guard with other options builds what the tables lack on first use. With
- * the start classes given, an always-on rule's automaton is decoded and checked
- * when a scan first starts the rule, not at load (`deferAlwaysOn`).
+ * a guard with other options builds what the tables lack on first use.
+ *
+ * The build records a digest of each data file's bytes in the bundle
+ * (CSG_COMPILED_PACK_DIGEST, CSG_WARM_TABLES_DIGEST; data-digest.ts). Only when both files
+ * match is the data trusted as the build's own: an always-on rule's automaton is
+ * then decoded and checked when a scan first starts the rule, not at load
+ * (`deferAlwaysOn`), and the warm tables' re-proofs are skipped. A file that
+ * does not match (edited, corrupted, another build's) is checked in full, and
+ * a pack given with --pack always is (it never comes through here).
  */
 import { readFileSync } from 'node:fs';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
+import { dataDigest } from './data-digest.ts';
 
 /** File name of the serialised built-in pack beside the bundle; undefined when run from source. */
 declare const CSG_COMPILED_PACK_FILE: string | undefined;
 /** File name of that pack's warm tables beside the bundle; undefined when run from source. */
 declare const CSG_WARM_TABLES_FILE: string | undefined;
+/** data-digest.ts of the pack file's bytes as the build wrote them; undefined from source. */
+declare const CSG_COMPILED_PACK_DIGEST: string | undefined;
+/** data-digest.ts of the warm tables file's bytes as the build wrote them. */
+declare const CSG_WARM_TABLES_DIGEST: string | undefined;
 
-function bundledJson(name: string): unknown {
-  return JSON.parse(readFileSync(new URL(name, import.meta.url), 'utf8')) as unknown;
+/** A data file beside the bundle: its JSON, and whether its bytes are the build's own. */
+export interface BundledData {
+  json: unknown;
+  asBuilt: boolean;
+}
+
+/**
+ * Reads `name` relative to `base`; `asBuilt` when its digest is `digest`, the one
+ * scripts/build-cli.js recorded for the bytes it wrote (issue 19 §2). Those bytes
+ * came from this build's own compiler, so the loaders may skip the checks that
+ * only guard against another producer; a file edited or corrupted since fails the
+ * comparison and is checked in full.
+ */
+export function readBundledData(name: string, base: string, digest: string): BundledData {
+  const bytes = readFileSync(new URL(name, base));
+  const asBuilt = digest !== '' && dataDigest(bytes) === digest;
+  return { json: JSON.parse(bytes.toString('utf8')) as unknown, asBuilt };
+}
+
+/**
+ * The pack from the bundle's data files. Only when both files are as built is
+ * the pack trusted: each always-on rule's automaton is then checked when a scan
+ * first starts the rule (`deferAlwaysOn`) and the warm tables' re-proofs are
+ * skipped. Otherwise every check runs, at load, as for a pack given with --pack.
+ */
+export async function loadBundledPack(
+  pack: BundledData,
+  warm: BundledData | undefined,
+): Promise<CompiledPack> {
+  const { loadCompiledPack } = await import('../core/rules/load-compiled-pack.ts');
+  const trusted = pack.asBuilt && warm?.asBuilt === true;
+  const loaded = loadCompiledPack(pack.json, {}, { deferAlwaysOn: trusted });
+  if (warm === undefined) return loaded;
+  const { loadWarmTables } = await import('../core/rules/load-warm-tables.ts');
+  return loadWarmTables(warm.json, loaded, { trusted });
 }
 
 export async function loadBuiltinPack(): Promise<CompiledPack> {
   if (typeof CSG_COMPILED_PACK_FILE === 'string') {
-    const { loadCompiledPack } = await import('../core/rules/load-compiled-pack.ts');
-    const data = bundledJson(CSG_COMPILED_PACK_FILE);
-    if (typeof CSG_WARM_TABLES_FILE !== 'string') return loadCompiledPack(data);
-    // Written by the same build as this code: each rule's automaton is checked when a
-    // scan first starts the rule, so a short run decodes only those (load-compiled-pack.ts).
-    const pack = loadCompiledPack(data, {}, { deferAlwaysOn: true });
-    const { loadWarmTables } = await import('../core/rules/load-warm-tables.ts');
-    return loadWarmTables(bundledJson(CSG_WARM_TABLES_FILE), pack);
+    const base = import.meta.url;
+    // `typeof` first: from source the names are not defined at all.
+    const packDigest = typeof CSG_COMPILED_PACK_DIGEST === 'string' ? CSG_COMPILED_PACK_DIGEST : '';
+    const warmDigest = typeof CSG_WARM_TABLES_DIGEST === 'string' ? CSG_WARM_TABLES_DIGEST : '';
+    const pack = readBundledData(CSG_COMPILED_PACK_FILE, base, packDigest);
+    const warm =
+      typeof CSG_WARM_TABLES_FILE === 'string'
+        ? readBundledData(CSG_WARM_TABLES_FILE, base, warmDigest)
+        : undefined;
+    return loadBundledPack(pack, warm);
   }
   return (await import('../core/rules/builtin-packs.ts')).getCorePack();
 }

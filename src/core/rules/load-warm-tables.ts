@@ -23,6 +23,7 @@ import { KeywordAutomaton, type KeywordHit, foldText } from '../guard/keyword-au
 import { runToEnd } from '../guard/run-to-end.ts';
 import { adoptBigramTable } from '../guard/scanner.ts';
 import { type Alphabet, classList } from '../regex/alphabet.ts';
+import type { CharSet } from '../regex/char-set.ts';
 import type { Nfa } from '../regex/nfa.ts';
 import type { CompiledPack, CompiledRule } from './compiled-pack.ts';
 import type { StartDeferral } from './start-deferral.ts';
@@ -110,7 +111,7 @@ function runLengthDecode<T extends Uint8Array | Uint32Array>(
 }
 
 /** The tables must have been built from this very pack. */
-function checkPack(value: unknown, pack: CompiledPack): void {
+function checkPack(value: unknown, pack: CompiledPack, trusted: boolean): void {
   const v = object(value, 'pack');
   if (v.name !== pack.name || v.version !== pack.version) {
     fail('pack', `built for another pack than ${pack.name}@${pack.version}`);
@@ -119,7 +120,10 @@ function checkPack(value: unknown, pack: CompiledPack): void {
   if (ids.length !== pack.rules.length || pack.rules.some((r, i) => ids[i] !== r.id)) {
     fail('pack.ruleIds', 'are not the rules of the pack');
   }
-  if (v.classCount !== pack.alphabet.classCount || v.alphabet !== alphabetDigest(pack.alphabet)) {
+  if (
+    v.classCount !== pack.alphabet.classCount ||
+    (!trusted && v.alphabet !== alphabetDigest(pack.alphabet))
+  ) {
     fail('pack.alphabet', "is not the pack's alphabet");
   }
 }
@@ -172,27 +176,52 @@ function triggerIsRequired(nfa: Nfa, classesOfSet: readonly Int32Array[], trigge
 }
 
 /** An always-on rule's start deferral: the trigger from the data, checked; the breaker derived. */
-function deferralOf(value: unknown, path: string, rule: CompiledRule, alphabet: Alphabet) {
+function deferralOf(
+  value: unknown,
+  path: string,
+  rule: CompiledRule,
+  alphabet: Alphabet,
+  trusted: boolean,
+) {
   if (value === null) return null;
   const trigger = runLengthDecode(new Uint8Array(alphabet.classCount), value, path, 1);
+  if (trusted) {
+    // Reading rule.nfa decodes the automaton, which a deferred rule's load put off to
+    // its first start (load-compiled-pack.ts deferAlwaysOn); the scanner reads the
+    // breaker only then (scanner.ts deferralFloor), so it is derived then.
+    let breaker: Uint8Array | undefined;
+    const lazy: StartDeferral = {
+      trigger,
+      get breaker() {
+        return (breaker ??= breakerOf(rule.nfa.sets, alphabet));
+      },
+    };
+    return lazy;
+  }
   const nfa = rule.nfa;
   const classesOfSet = nfa.sets.map((set) => classList(alphabet, set));
   if (!triggerIsRequired(nfa, classesOfSet, trigger)) {
     fail(path, `is not in every match of ${rule.id}`);
   }
-  // A class no match reads (start-deferral.ts): a thread that reads one dies.
-  const breaker = new Uint8Array(alphabet.classCount).fill(1);
-  for (const classes of classesOfSet) for (const g of classes) breaker[g] = 0;
-  const deferral: StartDeferral = { trigger, breaker };
+  const deferral: StartDeferral = { trigger, breaker: breakerOf(nfa.sets, alphabet) };
   return deferral;
 }
 
-function deferrals(value: unknown, pack: CompiledPack): (StartDeferral | null)[] {
+/** The classes no match reads (start-deferral.ts): a thread that reads one dies. */
+function breakerOf(sets: readonly CharSet[], alphabet: Alphabet): Uint8Array {
+  const breaker = new Uint8Array(alphabet.classCount).fill(1);
+  for (const set of sets) for (const g of classList(alphabet, set)) breaker[g] = 0;
+  return breaker;
+}
+
+function deferrals(value: unknown, pack: CompiledPack, trusted: boolean): (StartDeferral | null)[] {
   const rows = array(value, 'triggers');
   if (rows.length !== pack.rules.length) fail('triggers', 'must hold one entry per rule');
   return pack.rules.map((rule, i) => {
     if (rule.keyword && rows[i] !== null) fail(`triggers[${i}]`, 'must be null for a keyword rule');
-    return rule.keyword ? null : deferralOf(rows[i], `triggers[${i}]`, rule, pack.alphabet);
+    return rule.keyword
+      ? null
+      : deferralOf(rows[i], `triggers[${i}]`, rule, pack.alphabet, trusted);
   });
 }
 
@@ -371,18 +400,42 @@ function subsetOf(value: unknown, path: string, pack: CompiledPack): CompiledRul
   return indices.map((i) => pack.rules[i] as CompiledRule);
 }
 
-function bigramTable(value: unknown, path: string): Uint8Array | null {
-  if (value === null) return null;
-  const words = runLengthDecode(new Uint32Array(BIGRAM_WORDS), value, path, 0xffffffff);
-  const table = new Uint8Array(BIGRAM_WORDS * 32);
+/**
+ * Each 4-bit value as the 32-bit word whose four bytes are its bits (0 or 1), in
+ * this platform's byte order (written as bytes, read as a word), so a mixed word
+ * is unpacked in 8 stores of 4 bytes, not 32 of one.
+ */
+const NIBBLE_BYTES = (() => {
+  const bytes = new Uint8Array(64);
+  for (let nibble = 0; nibble < 16; nibble++) {
+    for (let bit = 0; bit < 4; bit++) bytes[nibble * 4 + bit] = (nibble >>> bit) & 1;
+  }
+  return new Uint32Array(bytes.buffer);
+})();
+
+/**
+ * 2048 words of 32 bits as 65,536 bigram bytes (0 or 1): bit `b` of word `w` is
+ * byte `32w + b` (the inverse of warm-tables.ts `packBigrams`).
+ */
+export function unpackBigrams(words: Uint32Array): Uint8Array {
+  const table = new Uint8Array(words.length * 32);
+  const quads = new Uint32Array(table.buffer);
   // Word by word: most words are all clear or all set (a bit at a time was most of a load).
-  for (let w = 0; w < BIGRAM_WORDS; w++) {
+  for (let w = 0; w < words.length; w++) {
     const word = words[w] as number;
     if (word === 0) continue;
     if (word === 0xffffffff) table.fill(1, w * 32, w * 32 + 32);
-    else for (let bit = 0; bit < 32; bit++) table[w * 32 + bit] = (word >>> bit) & 1;
+    else {
+      for (let n = 0; n < 8; n++)
+        quads[w * 8 + n] = NIBBLE_BYTES[(word >>> (4 * n)) & 15] as number;
+    }
   }
   return table;
+}
+
+function bigramTable(value: unknown, path: string): Uint8Array | null {
+  if (value === null) return null;
+  return unpackBigrams(runLengthDecode(new Uint32Array(BIGRAM_WORDS), value, path, 0xffffffff));
 }
 
 /** One subset's automaton and bigram table, checked. */
@@ -399,22 +452,41 @@ interface Seeded {
  * rules get their start classes from the data. Subsets the data lacks are
  * built as before, on first use.
  */
-export function loadWarmTables(data: unknown, pack: CompiledPack): CompiledPack {
-  return runToEnd(loadWarmTablesSteps(data, pack));
+export function loadWarmTables(
+  data: unknown,
+  pack: CompiledPack,
+  options: WarmLoadOptions = {},
+): CompiledPack {
+  return runToEnd(loadWarmTablesSteps(data, pack, options));
+}
+
+export interface WarmLoadOptions {
+  /**
+   * The tables are known to be exactly what this code's own build wrote for this
+   * pack (the `csg` bundle checks a digest of the file recorded at build time,
+   * src/cli/builtin-pack.ts; issue 19 §2): the re-proofs that only guard against
+   * another producer (the alphabet digest, each start deferral's trigger on its
+   * automaton) are skipped. Shapes, types and ranges are still read as they are
+   * decoded, and every keyword is still spelled through its trie (that builds the
+   * outputs). The page never sets it: its tables cross a channel.
+   */
+  trusted?: boolean;
 }
 
 /** `loadWarmTables` in steps (one trie or subset each), for a page's main thread. */
 export function* loadWarmTablesSteps(
   data: unknown,
   pack: CompiledPack,
+  options: WarmLoadOptions = {},
 ): Generator<void, CompiledPack, void> {
+  const trusted = options.trusted === true;
   const v = object(data, 'tables');
   if (v.format !== WARM_TABLES_FORMAT) fail('format', `must be "${WARM_TABLES_FORMAT}"`);
   if (v.formatVersion !== WARM_TABLES_VERSION)
     fail('formatVersion', `must be ${WARM_TABLES_VERSION}`);
-  checkPack(v.pack, pack);
+  checkPack(v.pack, pack, trusted);
   const starts = startClassRows(v.startClasses, pack);
-  const waits = deferrals(v.triggers, pack);
+  const waits = deferrals(v.triggers, pack, trusted);
   yield;
   const tries: Trie[] = [];
   for (const [i, trie] of array(v.tries, 'tries').entries()) {
