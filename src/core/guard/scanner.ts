@@ -506,46 +506,63 @@ export class Scanner {
       const width = ac.symbols;
       const hasOutput = ac.hasOutput;
       const bigrams = this.bigrams as Uint8Array;
+      const depth = ac.depth;
       const last = to - 1;
+      const entry = p;
       while (p < to) {
-        if (node === 0) {
+        // At most one unit into a keyword (and past the entry, so the unit before `p` is
+        // the visible one before it): the skip applies from `p - 1`. A partial keyword of
+        // depth 1 at p continues only if the bigram (p - 1, p) is marked, and with nothing
+        // marked from there on the node at the next hit is the root's (its unit has no child
+        // under the depth-1 node). Deeper partials step unit by unit (issue 19 §3: with
+        // 1,540 keywords nearly every letter is a keyword's first unit, so the node was
+        // rarely the root and the skip rarely ran).
+        const back = node === 0 ? 0 : p > entry && depth[node] === 1 ? 1 : -1;
+        if (back >= 0) {
           // The bigrams cover starts after their first unit: a start at `p` itself is checked here.
           const g0 = classOf[text.charCodeAt(p - base)] as number;
           if (starts[g0] === 1) {
             if (prevKind < 0) prevKind = this.kindBefore(p);
             if (startsAfter[prevKind * classCount + g0] === 1) break;
           }
-          // Nothing partial: skip every position whose bigram starts nothing.
+          // Nothing partial past `from`: skip every position whose bigram starts nothing.
           const from = p;
+          const s = p - back;
+          let h = s;
           const hits = this.hits;
-          if (hits !== null && p >= hits.from && p < hits.to && hits.to >= last) {
+          if (hits !== null && s >= hits.from && s < hits.to && hits.to >= last) {
             // Jump between the shared hits; only this scanner's own bigrams stop it.
             const positions = hits.positions;
-            let k = this.hitIndex(hits, p);
-            p = last;
+            let k = this.hitIndex(hits, s);
+            h = last;
             for (; k < hits.count; k++) {
-              const h = positions[k] as number;
-              if (h >= last) break;
-              const i = h - base;
+              const at = positions[k] as number;
+              if (at >= last) break;
+              const i = at - base;
               if (
                 bigrams[
                   (bigramByte(text.charCodeAt(i)) << 8) | bigramByte(text.charCodeAt(i + 1))
                 ] === 1
               ) {
-                p = h;
+                h = at;
                 break;
               }
             }
             this.hitHint = k;
-          } else if (p < last) {
+          } else if (s < last) {
             // Each unit is read once: the second half of one bigram, the first of the next.
-            let high = bigramByte(text.charCodeAt(p - base)) << 8;
-            while (p < last) {
-              const low = bigramByte(text.charCodeAt(p + 1 - base));
+            let high = bigramByte(text.charCodeAt(s - base)) << 8;
+            while (h < last) {
+              const low = bigramByte(text.charCodeAt(h + 1 - base));
               if (bigrams[high | low] === 1) break;
               high = low << 8;
-              p++;
+              h++;
             }
+          }
+          // A hit at p - 1: the partial keyword may continue, so its node reads `p`.
+          if (h >= from) {
+            p = h;
+            node = 0;
           }
           if (p >= to) break;
           if (p > from) prevKind = kind[classOf[text.charCodeAt(p - 1 - base)] as number] as number;
