@@ -53,8 +53,11 @@ extension does in the page. CAPTURE is a file, or "-" for standard input:
   a HAR file        exported from a browser's DevTools: every response an adapter
                     recognises (by URL, method, type and body; base64 bodies too)
                     is replayed, and standard output gets the same HAR with those
-                    bodies guarded. Each other entry is left as it is and listed on
-                    stderr as "csg: unguarded: METHOD URL (TYPE)"
+                    bodies guarded. A WebSocket entry (DevTools' _webSocketMessages)
+                    of a known chat socket (Copilot, Open WebUI) has its received
+                    frames guarded and written back the same way. Each other entry
+                    is left as it is and listed on stderr as
+                    "csg: unguarded: METHOD URL (TYPE)"
 
   --format F        auto (the default), har, or the format of the body: one of
                     the registered adapters (openai-chat, openai-responses,
@@ -71,7 +74,9 @@ extension does in the page. CAPTURE is a file, or "-" for standard input:
   --compare         replay each stream whole and chunked (per 1, 3 and 17 UTF-16
                     units and per 5 UTF-8 bytes) and print one line per stream
                     instead of the output: "stream N FORMAT: chunked = whole (K
-                    events)" or "stream N FORMAT: DIFFERS at chunking C: ..."
+                    events)" or "stream N FORMAT: DIFFERS at chunking C: ..."; a
+                    WebSocket entry's frames are units (chunking within a frame
+                    does not apply to sockets), and its line says so
   --rules PACK      use the rule pack in JSON file PACK instead of the built-in core pack
 
 Wire issues (frames the adapter did not understand, passed through as they

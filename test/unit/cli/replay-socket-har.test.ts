@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../support/wire-harness.ts';
 import { runCsg } from './run-csg.ts';
 import { TempFiles } from './temp-files.ts';
 
@@ -33,7 +34,7 @@ const framesOf = (text: string, entry: number): Frame[] => {
 };
 
 // Each case starts the real launcher, which may run from source when the CLI build is stale.
-describe('csg replay: a Copilot WebSocket entry of a DevTools HAR', { timeout: 60_000 }, () => {
+describe('csg replay: a WebSocket entry of a DevTools HAR', { timeout: 60_000 }, () => {
   const temp = new TempFiles();
   afterAll(() => temp.remove());
 
@@ -102,5 +103,43 @@ describe('csg replay: a Copilot WebSocket entry of a DevTools HAR', { timeout: 6
     expect(records.length).toBeGreaterThan(0);
     expect(records.every((r) => r.stream === 0)).toBe(true);
     expect(readFileSync(events, 'utf8')).not.toMatch(/EXAMPLEexamp/);
+  });
+
+  it("guards an Open WebUI Socket.IO entry too (WIRE-FORMATS.md §6.1, the wire fixture's frames)", async () => {
+    const received = fixture('open-webui/socket-secret.txt').split('\n').filter(Boolean);
+    const frames = received.map((data, i) => ({
+      type: 'receive',
+      time: 1 + i / 10,
+      opcode: 1,
+      data,
+    }));
+    const url = 'wss://webui.example/ws/socket.io/?EIO=4&transport=websocket';
+    const har = {
+      log: {
+        version: '1.2',
+        entries: [
+          {
+            request: { method: 'GET', url, headers: [] },
+            response: { status: 101, headers: [], content: { size: 0, mimeType: 'x-unknown' } },
+            _webSocketMessages: frames,
+          },
+        ],
+      },
+    };
+    const path = temp.writeJson('open-webui-socket.har', har);
+    const run = await runCsg(['replay', path]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toMatch(/unguarded/);
+    const all = framesOf(run.out, 0)
+      .map((f) => f.data)
+      .join('\n');
+    expect(all).toContain('[redacted:github-pat]');
+    expect(all).not.toMatch(/ghp_EXAMPLE/);
+    const compare = await runCsg(['replay', path, '--compare']);
+    expect(compare.out).toMatch(
+      new RegExp(
+        `^stream 0 open-webui \\(WebSocket\\): ${received.length} received frames, each one unit`,
+      ),
+    );
   });
 });
