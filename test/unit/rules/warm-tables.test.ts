@@ -238,6 +238,32 @@ const corruptions: Corruption[] = [
     /edges\[4\]/,
   ],
   [
+    'a parent that is not a number',
+    (t) => {
+      (t.tries[0]!.edges as unknown[])[0] = '0';
+      return t;
+    },
+    /edges\[0\]/,
+  ],
+  [
+    // Keywords are checked once per trie (load-warm-tables.ts `spelledOn`): a subset
+    // moved to another trie must be spelled on that one, not pass on the first's.
+    'an automaton moved to a trie that lacks its keywords',
+    (t) => {
+      const small = t.tries.reduce(
+        (m, trie, i) => (trie.edges.length < t.tries[m]!.edges.length ? i : m),
+        0,
+      );
+      const big = t.automata.findIndex(
+        (a, i) =>
+          i > 0 && a.trie !== small && t.automata.slice(0, i).some((b) => b.trie === a.trie),
+      );
+      t.automata[big]!.trie = small;
+      return t;
+    },
+    /lacks a keyword/,
+  ],
+  [
     'a subset out of order',
     (t) => {
       t.automata[0]!.subset = [...t.automata[0]!.subset].reverse();
