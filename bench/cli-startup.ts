@@ -11,10 +11,15 @@
  * unmeasured run; `from_source_ms_median` is the same
  * with `CSG_FROM_SOURCE=1` (tsx compiles the TypeScript sources, the launcher's
  * behaviour before the build existed) over `SOURCE_RUNS` runs: the baseline.
- * Every run must print `hi` and exit 0, else the section reports `error`.
+ * Each kept run follows a `node -e 0` (interleaved): `node_ms_median` and
+ * `over_node_ms_median` (what `csg` adds to a bare Node process, the median of
+ * the pairs' differences) are taken under the same load, which
+ * `load_average` records. Every run must print `hi` and exit 0, else the
+ * section reports `error`.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './median.ts';
@@ -35,6 +40,14 @@ export interface CliReport {
   runs: number;
   /** Rebuilds because a source changed during the runs. */
   rebuilds: number;
+  /**
+   * Median over the kept runs of (that run − the `node -e 0` run just before it):
+   * what `csg` adds to a bare Node process. Each pair sees about the same load, so
+   * this moves less with the machine's load than either median alone.
+   */
+  over_node_ms_median: number;
+  /** The 1-minute load average as the runs ended (os.loadavg; `uptime`'s first figure). */
+  load_average: number;
 }
 
 /** One `echo hi | node bin/csg.js scan`, in milliseconds. */
@@ -52,6 +65,13 @@ function timedScan(env: NodeJS.ProcessEnv): number {
     );
   }
   return ms;
+}
+
+/** One `node -e 0`, in milliseconds: what any Node process costs here, now. */
+function timedNode(): number {
+  const t = performance.now();
+  spawnSync(process.execPath, ['-e', '0'], { input: 'hi\n' });
+  return performance.now() - t;
 }
 
 /** The launcher's own test (bin/csg.js): no input of the build changed since it began. */
@@ -80,7 +100,11 @@ export function measureCli(log: (line: string) => void): CliReport {
   // In a checkout someone may edit a source meanwhile, and the launcher then runs the
   // sources: such a run is not kept, the bundle is rebuilt (at most MAX_REBUILDS times)
   // and the run repeated.
+  // Each kept run is paired with a `node -e 0` just before it (interleaved), so both
+  // medians, and their differences, are taken under the same load.
   const runs: number[] = [];
+  const bare: number[] = [];
+  const over: number[] = [];
   let rebuilds = 0;
   while (runs.length < CLI_RUNS) {
     if (!bundleIsCurrent()) {
@@ -89,17 +113,15 @@ export function measureCli(log: (line: string) => void): CliReport {
       buildCli();
       continue;
     }
+    const nodeMs = timedNode();
     const ms = timedScan(env);
-    if (bundleIsCurrent()) runs.push(ms);
+    if (!bundleIsCurrent()) continue;
+    runs.push(ms);
+    bare.push(nodeMs);
+    over.push(ms - nodeMs);
   }
   if (runs.length === 0) throw new Error('a source kept changing: no run used the bundle');
   const current = runs.length === CLI_RUNS;
-  const bare: number[] = [];
-  for (let i = 0; i < CLI_RUNS; i++) {
-    const t = performance.now();
-    spawnSync(process.execPath, ['-e', '0'], { input: 'hi\n' });
-    bare.push(performance.now() - t);
-  }
   const source: number[] = [];
   for (let i = 0; i < SOURCE_RUNS; i++) source.push(timedScan({ ...env, CSG_FROM_SOURCE: '1' }));
   const report: CliReport = {
@@ -110,10 +132,12 @@ export function measureCli(log: (line: string) => void): CliReport {
     bundle_current: current,
     runs: runs.length,
     rebuilds,
+    over_node_ms_median: Math.round(median(over) * 10) / 10,
+    load_average: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   };
   log(
     `cli: echo hi | node bin/csg.js scan, median of ${runs.length}: ${report.startup_ms_median} ms` +
-      ` (from source: ${report.from_source_ms_median} ms; node -e 0: ${report.node_ms_median} ms; bundle current: ${current}; rebuilds: ${rebuilds})`,
+      ` (from source: ${report.from_source_ms_median} ms; node -e 0: ${report.node_ms_median} ms; over node: ${report.over_node_ms_median} ms; load ${report.load_average}; bundle current: ${current}; rebuilds: ${rebuilds})`,
   );
   return report;
 }
