@@ -29,6 +29,7 @@ import {
   tabIdOf,
   type ExtensionBrowser,
 } from './launch.ts';
+import { noticesOf, waitFor } from './page-notices.ts';
 
 const MESSAGES = JSON.parse(
   readFileSync(join(ROOT, '_locales', 'en', 'messages.json'), 'utf8'),
@@ -42,43 +43,6 @@ interface Read {
   /** The answer's text, from the OpenAI-style deltas the page read. */
   text: string;
   end: string;
-}
-
-/** The notices in the tab's closed shadow root, read from an extension page. */
-async function noticesOf(extensionPage: Page, tabId: number): Promise<string[]> {
-  return extensionPage.evaluate(async (id: number) => {
-    const [result] = await chrome.scripting.executeScript({
-      target: { tabId: id },
-      func: () => {
-        const host = document.querySelector('chat-stream-guard-notices');
-        if (host === null) return [];
-        const dom = (
-          globalThis as unknown as {
-            chrome?: { dom?: { openOrClosedShadowRoot?(e: Element): ShadowRoot | null } };
-          }
-        ).chrome?.dom;
-        const root =
-          dom?.openOrClosedShadowRoot !== undefined
-            ? dom.openOrClosedShadowRoot(host)
-            : (host as Element & { openOrClosedShadowRoot: ShadowRoot | null })
-                .openOrClosedShadowRoot;
-        return Array.from(
-          root?.querySelectorAll('.notice .text') ?? [],
-          (n) => n.textContent ?? '',
-        );
-      },
-    });
-    return (result?.result as string[]) ?? [];
-  }, tabId);
-}
-
-async function waitFor<T>(read: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let tries = 0; tries < 50 && !ready(value); tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
 }
 
 /** A chat-shaped XHR to `/api/stream`, read on `progress` as DeepSeek-style pages do. */
