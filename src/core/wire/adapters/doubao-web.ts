@@ -26,7 +26,8 @@
 import type { JsonPath } from '../json-string-span.ts';
 import type { LocatedText } from '../located-text.ts';
 import type { RawFrame } from '../raw-frame.ts';
-import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
+import { isRecord, sseJson } from '../sse-json-render.ts';
+import { sseLocatedEvent } from '../sse-located-event.ts';
 import {
   type AdapterSession,
   type WireAdapter,
@@ -110,23 +111,6 @@ function locate(event: string | undefined, json: Record<string, unknown>): Locat
   }
 }
 
-/**
- * The frame with the located strings replaced in its `data:` JSON (every other
- * byte kept), or passed through when it holds none.
- */
-function sseEvent(frame: RawFrame, located: readonly LocatedText[]): WireEvent {
-  if (located.length === 0) return passThrough(frame);
-  return {
-    frame,
-    slots: located.map((l) => l.slot),
-    render: (texts) =>
-      renderSseJson(
-        frame,
-        located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
-      ),
-  };
-}
-
 function decodeFrame(frame: RawFrame): WireEvent {
   const sse = frame.sse;
   if (sse === undefined || (sse.event !== undefined && WITHOUT_TEXT.has(sse.event))) {
@@ -134,7 +118,7 @@ function decodeFrame(frame: RawFrame): WireEvent {
   }
   const json = sseJson(frame);
   if (!isRecord(json)) return passThrough(frame, 'doubao: data is not a JSON object');
-  return sseEvent(frame, locate(sse.event, json));
+  return sseLocatedEvent(frame, locate(sse.event, json));
 }
 
 function doubaoSession(): AdapterSession {

@@ -20,7 +20,8 @@
  */
 import type { LocatedText } from '../located-text.ts';
 import type { RawFrame } from '../raw-frame.ts';
-import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
+import { isRecord, sseJson } from '../sse-json-render.ts';
+import { sseLocatedEvent } from '../sse-located-event.ts';
 import {
   type AdapterSession,
   type WireAdapter,
@@ -63,23 +64,6 @@ function locate(messages: unknown[]): LocatedText[] {
   });
 }
 
-/**
- * The frame with the located strings replaced in its `data:` JSON (every other
- * byte kept), or passed through when it holds none.
- */
-function sseEvent(frame: RawFrame, located: readonly LocatedText[]): WireEvent {
-  if (located.length === 0) return passThrough(frame);
-  return {
-    frame,
-    slots: located.map((l) => l.slot),
-    render: (texts) =>
-      renderSseJson(
-        frame,
-        located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
-      ),
-  };
-}
-
 function decodeFrame(frame: RawFrame): WireEvent {
   if (frame.sse === undefined || frame.sse.event === 'complete') return passThrough(frame);
   const json = sseJson(frame);
@@ -89,7 +73,7 @@ function decodeFrame(frame: RawFrame): WireEvent {
   if (!Array.isArray(messages)) {
     return passThrough(frame, 'error_code' in json ? undefined : 'qianwen: event without messages');
   }
-  return sseEvent(frame, locate(messages));
+  return sseLocatedEvent(frame, locate(messages));
 }
 
 function qianwenSession(): AdapterSession {

@@ -19,7 +19,8 @@
 import type { LocatedText } from '../located-text.ts';
 import type { RawFrame } from '../raw-frame.ts';
 import { ReasoningRuns } from '../reasoning-runs.ts';
-import { isRecord, renderSseJson, sseJson } from '../sse-json-render.ts';
+import { isRecord, sseJson } from '../sse-json-render.ts';
+import { sseLocatedEvent } from '../sse-located-event.ts';
 import {
   type AdapterSession,
   type WireAdapter,
@@ -49,23 +50,6 @@ function locate(json: Record<string, unknown>, thinking: ReasoningRuns) {
   return { located: [], ends: [] };
 }
 
-/**
- * The frame with the located strings replaced in its `data:` JSON (every other
- * byte kept), or passed through when it holds none.
- */
-function sseEvent(frame: RawFrame, located: readonly LocatedText[]): WireEvent {
-  if (located.length === 0) return passThrough(frame);
-  return {
-    frame,
-    slots: located.map((l) => l.slot),
-    render: (texts) =>
-      renderSseJson(
-        frame,
-        located.map((l, i) => ({ path: l.path, value: texts[i] as string })),
-      ),
-  };
-}
-
 function decodeFrame(frame: RawFrame, thinking: ReasoningRuns): WireEvent {
   const data = frame.sse?.data;
   if (data === undefined) return passThrough(frame);
@@ -74,7 +58,7 @@ function decodeFrame(frame: RawFrame, thinking: ReasoningRuns): WireEvent {
     return passThrough(frame, KNOWN_NOT_JSON.test(data) ? undefined : 'yuanbao: data is not JSON');
   }
   const { located, ends } = locate(json, thinking);
-  const event = sseEvent(frame, located);
+  const event = sseLocatedEvent(frame, located);
   return ends.length > 0 ? { ...event, ends } : event;
 }
 
