@@ -47,6 +47,9 @@ import { createGuardReporter } from './guard-reporter.ts';
 import { createOutgoingSettings } from './outgoing-setup.ts';
 import { createPageGuardConfig } from './page-guard-config.ts';
 import { createRequestHost } from './request-host.ts';
+import { createRewriteRefusalMemory } from './rewrite-refusal-memory.ts';
+import { createRewriteRefusals } from './rewrite-refusals.ts';
+import { recogniseRequest } from '../core/wire/requests/request-recognisers.ts';
 import { createTaskPacer } from './task-pacer.ts';
 import { watchServiceWorker } from './service-worker-watch.ts';
 import { type UnguardedReport, unguardedReport } from './unguarded-reports.ts';
@@ -156,7 +159,21 @@ function startEngine(dockEngine: DockEngine): void {
     post: toPage,
     pace,
   });
+  // Issue 20: a site that refused a rewritten request is asked about from then on.
+  const refusalMemory = createRewriteRefusalMemory(
+    browser.storage.local,
+    window.location.hostname.toLowerCase(),
+  );
+  const refusals = createRewriteRefusals({
+    report: (m) => link.report(m),
+    notice: (key, text, tone) => notices.show(key, text, tone),
+    translate: t,
+    remember: (record) => refusalMemory.remember(record),
+    newId,
+    now: () => Date.now(),
+  });
   const requestHost = createRequestHost({
+    rewritesRefused: () => refusalMemory.refuses(),
     setup: () => outgoingSettings.current(),
     ready: () => guardConfig.readyLoadedForRequests(),
     warm: () => guardConfig.readyForRequests(),
@@ -229,9 +246,17 @@ function startEngine(dockEngine: DockEngine): void {
       if (unguarded !== undefined) reportUnguarded(unguarded);
       else reportFailure(message.hook, `hook ${message.reason}`);
     }
+    if (message.type === 'request-answered') {
+      refusals.answered(message.requestId, message.status);
+      return;
+    }
     if (guardHost.handle(message) || message.type !== 'request-guard') return;
     const { requestId } = message;
     void requestHost.guard(message.request, message.body).then((outcome) => {
+      if (outcome.send) {
+        const format = recogniseRequest(message.request)?.name ?? 'unrecognised';
+        refusals.sent(requestId, format, message.body, outcome.body);
+      }
       toPage(
         outcome.send
           ? { v: 1, type: 'request-verdict', requestId, send: true, body: outcome.body }

@@ -22,9 +22,10 @@
  *
  * Integrity-bound formats (RequestRecogniser.integrityBound: Z.ai signs the
  * person's text, WIRE-FORMATS-2.md §0.2) are never rewritten: a changed copy
- * would be rejected by the server and break the chat. When steps 2–3 would
+ * would be rejected by the server and break the chat. When steps 2–4 would
  * change the text, or warn, the person is asked instead (send as typed, edit,
- * or cancel); a block still blocks.
+ * or cancel); a block still blocks. So is any site that refused a request the
+ * guard rewrote (`askInstead`, issue 20: content/rewrite-refusals.ts).
  *
  * Fail closed: any exception on a recognised request refuses the send
  * (`failed`); the caller rejects the page's fetch and the bridge shows a notice.
@@ -94,6 +95,11 @@ export interface OutgoingGuardDeps {
    * been loaded in this very task (page-guard-config.ts, issue 4: no long tasks).
    */
   pace?(): Promise<void> | undefined;
+  /**
+   * Issue 20: this site refused a request the guard rewrote (content/rewrite-refusals.ts),
+   * so its sends are treated as integrity-bound: asked about, never rewritten.
+   */
+  askInstead?: boolean;
 }
 
 /** The person's answer to the confirm dialog ("edit": not sent, back to the message). */
@@ -210,7 +216,7 @@ async function guardSteps(
     policy: setup.policy,
     alwaysOnOnly: !setup.warm,
   });
-  const bound = adapter.integrityBound === true;
+  const bound = adapter.integrityBound === true || deps.askInstead === true;
   // Integrity-bound: nothing is redacted in the copy, so the popup and the log say "warn".
   const reported = bound ? dlp.findings.map(askedInstead) : dlp.findings;
   const events = findingEvents(reported, setup.pack);
@@ -223,23 +229,31 @@ async function guardSteps(
   }
   if (events.length > 0) deps.report(adapter.name, events);
   if (dlp.decision === 'block') return { send: false, reason: 'blocked' };
-  if (bound) return askBound(body, dlp.body !== body || dlp.decision === 'warn', reported, deps);
+  const referenceOnly = new Set(
+    marks.referenceOnly.flatMap((i) => (history[i] === undefined ? [] : [history[i]])),
+  );
+  const labels = setup.labels();
+  const projection = {
+    referenceOnly,
+    // The bridge already matched the keyed digests; here a message's own text stands for it.
+    digest: (text: string) => text,
+    ...(labels === undefined ? {} : { labels }),
+  };
+  if (bound) {
+    // Issue 20: projection would change it too (reference-only messages, source labels):
+    // sent as typed only on the person's word, so a forged "this site refuses rewrites"
+    // cannot turn projection off in silence.
+    const projects = format !== undefined && projectHistory(body, format, projection).body !== body;
+    const changes = dlp.body !== body || dlp.decision === 'warn' || projects;
+    return askBound(body, changes, reported, deps);
+  }
   if (dlp.decision === 'warn') {
     const answer = await deps.confirm(dlp.findings.filter((f) => f.action === 'warn'));
     if (answer !== 'send') return { send: false, reason: 'cancelled' };
   }
 
   if (format === undefined) return { send: true, body: dlp.body };
-  const referenceOnly = new Set(
-    marks.referenceOnly.flatMap((i) => (history[i] === undefined ? [] : [history[i]])),
-  );
-  const labels = setup.labels();
-  const projected = projectHistory(dlp.body, format, {
-    referenceOnly,
-    // The bridge already matched the keyed digests; here a message's own text stands for it.
-    digest: (text) => text,
-    ...(labels === undefined ? {} : { labels }),
-  });
+  const projected = projectHistory(dlp.body, format, projection);
   // What projection left out of the copy, for the popup and the audit log (issue 5 §3).
   const changes = projectionEvents(projected.changes, history, 'projection');
   if (changes.length > 0) deps.report(adapter.name, changes);
@@ -254,7 +268,7 @@ function askedInstead(finding: OutgoingFinding): OutgoingFinding {
 /**
  * An integrity-bound request: sent exactly as typed, or not at all. Asks only
  * when the guard would have changed the text (a redaction, a pasted-span
- * envelope) or warned; "send" sends the page's own body.
+ * envelope, history projection) or warned; "send" sends the page's own body.
  */
 async function askBound(
   body: string,

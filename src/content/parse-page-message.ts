@@ -162,6 +162,12 @@ export function parsePageMessage(input: unknown): PageToBridge | undefined {
       }
       return { v: 1, type: 'request-guard', requestId, request, body };
     }
+    case 'request-answered': {
+      const { requestId, status } = value;
+      if (!isId(requestId) || !Number.isInteger(status)) return undefined;
+      if ((status as number) < 100 || (status as number) > 599) return undefined;
+      return { v: 1, type: 'request-answered', requestId, status: status as number };
+    }
     default:
       return undefined;
   }

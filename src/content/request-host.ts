@@ -50,6 +50,11 @@ export interface RequestHostDeps {
   setTimeout(callback: () => void, ms: number): unknown;
   /** Paces the scan of a request (OutgoingGuardDeps.pace). */
   pace?(): Promise<void> | undefined;
+  /**
+   * Issue 20: whether this site refused a request the guard rewrote before
+   * (rewrite-refusal-memory.ts); its sends are then asked about, not rewritten.
+   */
+  rewritesRefused?(): Promise<boolean>;
 }
 
 export interface RequestHost {
@@ -109,7 +114,11 @@ export function createRequestHost(deps: RequestHostDeps): RequestHost {
     } else {
       try {
         await deps.ready();
+        // Unreadable memory: the usual protection (rewriting) applies.
+        const askInstead =
+          deps.rewritesRefused !== undefined && (await deps.rewritesRefused().catch(() => false));
         outcome = await guardOutgoingRequestBody(adapter, body, {
+          askInstead,
           setup: deps.setup,
           warmSetup: async () => {
             await deps.warm();

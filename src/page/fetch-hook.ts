@@ -133,6 +133,11 @@ export interface FetchHookOptions {
    * guarded): the bridge shows the failure notice and logs it. `hook` names the hook.
    */
   reportFailure?: (hook: string, reason: string) => void;
+  /**
+   * Issue 20: every response's status, with the input it answers (the send hook's
+   * guarded Request when there was one: outgoing-hook.ts `answered`).
+   */
+  answered?: (input: unknown, status: number) => void;
 }
 
 const DEFAULT_PATH_SUFFIX = '/api/chat';
@@ -368,6 +373,11 @@ export function installFetchHook(
       // Not known to be a chat request: its answer is recognised as before.
     }
     const response = await (apply(nativeFetch, this, args) as Promise<Response>);
+    try {
+      options.answered?.(args[0], call<number>(Body.status, response));
+    } catch {
+      // Only a refused rewrite is learned from this; the answer itself is decided below.
+    }
     try {
       if (request !== undefined) return await decide(response, request, chat);
     } catch {

@@ -71,6 +71,7 @@ const remote = createRemoteGuards({ send: channel.send, newId });
 const outgoingHook = createOutgoingHook({
   guard: (request, body) => remote.request(request, body),
   baseUrl: () => document.baseURI,
+  answered: (id, status) => remote.answered(id, status),
 });
 
 /**
@@ -115,6 +116,8 @@ const hookOptions: PageHookOptions = {
   // The recognisers read the site routes, data the bridge sends first (page-site-routes.ts).
   ready: siteRoutesReady,
   reportFailure: (hook, reason) => void channel.send({ v: 1, type: 'hook-failed', hook, reason }),
+  // Issue 20: a guarded send's status goes to the bridge (a site that refuses rewrites).
+  answered: (input, status) => outgoingHook.answered(input, status),
 };
 
 /** Installs every hook in `win`: this window, or a same-origin child (frame-hooks.ts). */

@@ -20,6 +20,7 @@
 import { recogniseRequest } from '../core/wire/requests/request-recognisers.ts';
 import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
 import { byteBodyCodec } from './body-codec.ts';
+import { weakMap } from './intrinsics.ts';
 import type { RequestVerdict } from './remote-guard.ts';
 
 type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
@@ -29,6 +30,8 @@ export interface OutgoingHookDeps {
   guard(request: OutgoingRequest, body: string): Promise<RequestVerdict>;
   /** The document's base URL (what fetch and XHR resolve relative URLs against). */
   baseUrl(): string;
+  /** Issue 20: the status a guarded request (its verdict's `id`) was answered with. */
+  answered?(id: string, status: number): void;
 }
 
 export interface OutgoingHook {
@@ -38,6 +41,11 @@ export interface OutgoingHook {
    * Undefined for every other request (sent untouched, without delay).
    */
   prepare(input: RequestInfo | URL, init: RequestInit | undefined): Promise<FetchArgs> | undefined;
+  /**
+   * Issue 20: `input` was sent and answered with `status`; passed on for a Request
+   * this hook built (so the bridge can tell a site that refuses rewritten requests).
+   */
+  answered(input: unknown, status: number): void;
 }
 function headersOf(input: RequestInfo | URL, init: RequestInit | undefined): Headers {
   if (init?.headers !== undefined) return new Headers(init.headers);
@@ -101,6 +109,8 @@ function refusal(): TypeError {
 }
 
 export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
+  /** The Requests built from a verdict → the verdict's id. */
+  const sent = weakMap<object, string>();
   const guard = async (
     request: OutgoingRequest,
     bytes: boolean,
@@ -118,10 +128,16 @@ export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
     // A new Request: the page's input and init keep what the page put in them (its
     // Request is cloned, so even its body stays unread).
     const base = new Request(input instanceof Request ? input.clone() : request.url, init);
-    return [new Request(base, { body: bytes ? bytesOf(verdict.body) : verdict.body })];
+    const guarded = new Request(base, { body: bytes ? bytesOf(verdict.body) : verdict.body });
+    if (verdict.id !== undefined) sent.set(guarded, verdict.id);
+    return [guarded];
   };
 
   return {
+    answered(input, status) {
+      const id = typeof input === 'object' && input !== null ? sent.get(input) : undefined;
+      if (id !== undefined) deps.answered?.(id, status);
+    },
     prepare(input, init) {
       let request: OutgoingRequest;
       let bytes: boolean;

@@ -47,13 +47,19 @@ export interface RemoteSocket {
   end(): void;
 }
 
-export type RequestVerdict = { send: true; body: string } | { send: false };
+/** `id`: the request's id on the channel, for `answered` (issue 20: a refused rewrite). */
+export type RequestVerdict = { send: true; body: string; id?: string } | { send: false };
 
 export interface RemoteGuards {
   wire(recogniser: WireRecogniser, probe: WireProbe): ByteGuard;
   plainText(probe: WireProbe): ByteGuard;
   socket(recogniser: WireRecogniser, probe: WireProbe, sink: SocketSink): RemoteSocket;
   request(request: OutgoingRequest, body: string): Promise<RequestVerdict>;
+  /**
+   * Issue 20: the HTTP status the sent request `id` was answered with; the bridge
+   * decides whether it was a refused rewrite (content/rewrite-refusals.ts).
+   */
+  answered(id: string, status: number): void;
   /** Takes the bridge's messages (the site routes go to page-site-routes.ts, not here). */
   receive(message: BridgeToPage): void;
 }
@@ -220,11 +226,18 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
         }
       });
     },
+    answered(requestId, status) {
+      deps.send({ v: 1, type: 'request-answered', requestId, status });
+    },
     receive(message) {
       if (message.type === 'request-verdict') {
         const resolve = verdicts[message.requestId];
         take(verdicts, message.requestId);
-        resolve?.(message.send ? { send: true, body: message.body } : { send: false });
+        resolve?.(
+          message.send
+            ? { send: true, body: message.body, id: message.requestId }
+            : { send: false },
+        );
         return;
       }
       if (message.type === 'site-routes') return;

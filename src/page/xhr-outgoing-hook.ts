@@ -40,7 +40,7 @@ interface OpenedRequest {
 
 export function installXhrOutgoingHook(
   target: XhrOutgoingTarget,
-  hook: OutgoingHook & {
+  hook: Pick<OutgoingHook, 'prepare'> & {
     /**
      * For a synchronous request, which cannot wait for anything: decided with what is at
      * hand (main-world.ts: page-site-routes.ts `decideNow`); `prepare` by default.

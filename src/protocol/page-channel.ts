@@ -65,7 +65,13 @@ export type PageToBridge =
    * `request-verdict` with the same id, after as long as it takes (the person
    * may be asked to confirm).
    */
-  | { v: 1; type: 'request-guard'; requestId: string; request: OutgoingRequest; body: string };
+  | { v: 1; type: 'request-guard'; requestId: string; request: OutgoingRequest; body: string }
+  /**
+   * Issue 20: the HTTP status the server answered the sent request `requestId` with
+   * (its `request-verdict` let it go). Status only, never content; the bridge learns
+   * only from a request it rewrote itself (content/rewrite-refusals.ts).
+   */
+  | { v: 1; type: 'request-answered'; requestId: string; status: number };
 
 export type BridgeToPage =
   /**

@@ -1,4 +1,5 @@
 import { t } from '../i18n.ts';
+import { RewriteRefusedNote } from './rewrite-refused-note.tsx';
 
 /** What the guard does on the current site, as the popup's status line shows it. */
 export type SiteState = 'active' | 'inactive' | 'no-permission' | 'unsupported' | 'unreachable';
@@ -26,6 +27,8 @@ export function SiteStatus({ host, state }: SiteStatusProps) {
       <p class="csg-status" data-testid="status" data-state={state}>
         {t(STATUS_KEYS[state], host ?? '')}
       </p>
+      {/* Issue 20: this site refused a rewritten request, so its sends are asked about. */}
+      <RewriteRefusedNote host={host} />
     </>
   );
 }
