@@ -194,6 +194,7 @@ export class GuardBackground {
         local: deps.storage,
         ...(deps.session ? { session: deps.session } : {}),
         managedEndpoint: async () => (await this.managed.read()).policy.auditExport?.endpoint,
+        managedEncoding: async () => (await this.managed.read()).policy.auditExport?.encoding,
         hasOrigins: deps.hasOrigins,
         now: this.now,
       });

@@ -15,7 +15,7 @@ import { RULE_KINDS, type RuleKind } from '../core/rules/rule.ts';
 import { validatePack } from '../core/rules/validate-pack.ts';
 import type { AuditSettings, IncomingAction, OutgoingAction } from '../protocol/settings-schema.ts';
 import { AUDIT_MAX_AGE_DAYS_RANGE, AUDIT_MAX_RECORDS_RANGE } from './normalise-settings.ts';
-import { parseOtlpEndpoint } from './otlp-endpoint.ts';
+import { parseOtlpEncoding, parseOtlpEndpoint, type OtlpEncoding } from './otlp-endpoint.ts';
 import { isSiteKey } from './site-key.ts';
 
 /** A managed policy as the extension applies it: only the values that were valid. */
@@ -35,8 +35,11 @@ export interface ManagedPolicy {
   /** When set, the only hosts Markdown images may load from. */
   allowedImageHosts?: string[];
   audit: Partial<AuditSettings>;
-  /** Issue 21 §2: the OTLP/HTTP logs endpoint the audit log is exported to (otlp-endpoint.ts). */
-  auditExport?: { endpoint: string };
+  /**
+   * Issue 21 §2: the OTLP/HTTP logs endpoint the audit log is exported to, and its
+   * encoding (otlp-endpoint.ts); each is locked on its own when set.
+   */
+  auditExport?: { endpoint?: string; encoding?: OtlpEncoding };
 }
 
 export interface ManagedPack {
@@ -62,6 +65,7 @@ export const MANAGED_PROBLEMS = [
   'invalid-pack',
   'empty-name',
   'not-an-endpoint',
+  'not-an-encoding',
 ] as const;
 export type ManagedProblem = (typeof MANAGED_PROBLEMS)[number];
 
@@ -246,15 +250,19 @@ class PolicyParser {
   }
 
   auditExport(value: unknown): void {
-    for (const [key, endpoint] of this.entries('auditExport', value)) {
+    for (const [key, setting] of this.entries('auditExport', value)) {
       const at = `auditExport.${shown(key)}`;
-      if (key !== 'endpoint') {
+      if (key === 'endpoint') {
+        const endpoint = parseOtlpEndpoint(setting);
+        if (endpoint === undefined) this.report(at, 'not-an-endpoint');
+        else this.policy.auditExport = { ...this.policy.auditExport, endpoint };
+      } else if (key === 'encoding') {
+        const encoding = parseOtlpEncoding(setting);
+        if (encoding === undefined) this.report(at, 'not-an-encoding');
+        else this.policy.auditExport = { ...this.policy.auditExport, encoding };
+      } else {
         this.report(at, 'unknown-field');
-        continue;
       }
-      const parsed = parseOtlpEndpoint(endpoint);
-      if (parsed === undefined) this.report(at, 'not-an-endpoint');
-      else this.policy.auditExport = { endpoint: parsed };
     }
   }
 

@@ -8,12 +8,37 @@
  * Collector authenticates the sender otherwise, docs/deployment.md). A URL whose
  * path is `/` gets the OTLP/HTTP logs path `/v1/logs` (OTLP specification,
  * "OTLP/HTTP Request": the default URL path for logs); any other path is used as is.
+ *
+ * The encoding is either of OTLP/HTTP's two (OTLP specification, "Binary Protobuf
+ * Encoding" and "JSON Protobuf Encoding"); JSON unless set, docs/deployment.md
+ * "Encoding" says why.
  */
 
 /** The OTLP/HTTP default path of the logs signal. */
 export const OTLP_LOGS_PATH = '/v1/logs';
 /** Longest endpoint accepted (characters). */
 const MAX_ENDPOINT_LENGTH = 2048;
+
+/** OTLP/HTTP's encodings: binary protobuf or the JSON mapping of the same messages. */
+export const OTLP_ENCODINGS = ['json', 'protobuf'] as const;
+export type OtlpEncoding = (typeof OTLP_ENCODINGS)[number];
+/**
+ * JSON: what the export has sent since it was built (receivers set up for it keep
+ * working), and what an administrator can read in the browser's network panel to
+ * check that no text leaves. A Collector's OTLP receiver takes both.
+ */
+export const DEFAULT_OTLP_ENCODING: OtlpEncoding = 'json';
+
+/** The request's Content-Type per encoding (OTLP specification, "OTLP/HTTP Request"). */
+export const OTLP_CONTENT_TYPES: Record<OtlpEncoding, string> = {
+  json: 'application/json',
+  protobuf: 'application/x-protobuf',
+};
+
+/** The encoding named by `value`, or undefined when it names none (no coercion). */
+export function parseOtlpEncoding(value: unknown): OtlpEncoding | undefined {
+  return OTLP_ENCODINGS.find((known) => known === value);
+}
 
 /** The endpoint to POST to, or undefined when `value` is not an acceptable endpoint. */
 export function parseOtlpEndpoint(value: unknown): string | undefined {
@@ -40,14 +65,22 @@ export type EndpointSource = 'policy' | 'person';
 export interface EndpointInForce {
   endpoint: string;
   source: EndpointSource;
+  encoding: OtlpEncoding;
 }
 
-/** The organisation's endpoint wins over the person's (issue 21 §1: managed values win). */
+/**
+ * The organisation's endpoint wins over the person's, and its encoding over the
+ * person's, each on its own (issue 21 §1: managed values win). `managedEncoding`
+ * is already parsed; `ownEncoding` is whatever storage holds (a bad value: default).
+ */
 export function endpointInForce(
   managed: string | undefined,
   own: unknown,
+  managedEncoding?: OtlpEncoding,
+  ownEncoding?: unknown,
 ): EndpointInForce | undefined {
-  if (managed !== undefined) return { endpoint: managed, source: 'policy' };
+  const encoding = managedEncoding ?? parseOtlpEncoding(ownEncoding) ?? DEFAULT_OTLP_ENCODING;
+  if (managed !== undefined) return { endpoint: managed, source: 'policy', encoding };
   const endpoint = parseOtlpEndpoint(own);
-  return endpoint === undefined ? undefined : { endpoint, source: 'person' };
+  return endpoint === undefined ? undefined : { endpoint, source: 'person', encoding };
 }

@@ -33,12 +33,14 @@ import {
 import {
   endpointInForce,
   endpointPermissionPattern,
+  OTLP_CONTENT_TYPES,
   type EndpointInForce,
+  type OtlpEncoding,
 } from './otlp-endpoint.ts';
 import { installIdOf, type InstallIdStorage } from './otlp-install-id.ts';
-import { exportRequestBody, OTLP_CONTENT_TYPE } from './otlp-log-record.ts';
+import { exportRequestBody } from './otlp-log-record.ts';
 
-/** storage.local key of the person's own export settings: `{ endpoint: string }`. */
+/** storage.local key of the person's own export settings: `{ endpoint: string, encoding?: OtlpEncoding }`. */
 export const EXPORT_SETTINGS_KEY = 'auditExport';
 /** storage.local key of the export's state for the options page (ExportStatus). */
 export const EXPORT_STATUS_KEY = 'auditExportStatus';
@@ -83,6 +85,8 @@ export interface OtlpExporterDeps {
   session?: InstallIdStorage;
   /** The organisation's endpoint (managed policy `auditExport.endpoint`), if any. */
   managedEndpoint(): Promise<string | undefined>;
+  /** The organisation's encoding (managed policy `auditExport.encoding`), if any. */
+  managedEncoding?(): Promise<OtlpEncoding | undefined>;
   /** `permissions.contains({ origins })`. */
   hasOrigins(patterns: string[]): Promise<boolean>;
   fetch: typeof fetch;
@@ -127,8 +131,10 @@ export class OtlpExporter {
 
   private async readConfig(): Promise<EndpointInForce | undefined> {
     const managed = await this.deps.managedEndpoint();
-    const own = (await this.deps.local.get(EXPORT_SETTINGS_KEY))[EXPORT_SETTINGS_KEY];
-    return endpointInForce(managed, (own as { endpoint?: unknown } | undefined)?.endpoint);
+    const managedEncoding = await this.deps.managedEncoding?.();
+    const own = (await this.deps.local.get(EXPORT_SETTINGS_KEY))[EXPORT_SETTINGS_KEY] as
+      { endpoint?: unknown; encoding?: unknown } | undefined;
+    return endpointInForce(managed, own?.endpoint, managedEncoding, own?.encoding);
   }
 
   /** The queue's bound when records are to be queued, undefined when the export is off. */
@@ -224,9 +230,9 @@ export class OtlpExporter {
         return;
       }
       const { dropped } = await exportQueueState(db);
-      const body = exportRequestBody(batch, identity, dropped, this.now());
+      const body = exportRequestBody(batch, identity, dropped, this.now(), config.encoding);
       await this.deps.alarms?.create(EXPORT_ALARM, { when: this.now() + IN_FLIGHT_ALARM_MS });
-      const outcome = await this.post(config.endpoint, body);
+      const outcome = await this.post(config, body);
       if (!outcome.ok && refusesBatch(outcome.status)) {
         await rejectExported(
           db,
@@ -250,11 +256,11 @@ export class OtlpExporter {
     }
   }
 
-  private async post(endpoint: string, body: Uint8Array): Promise<Outcome> {
+  private async post(config: EndpointInForce, body: Uint8Array): Promise<Outcome> {
     try {
-      const response = await this.deps.fetch(endpoint, {
+      const response = await this.deps.fetch(config.endpoint, {
         method: 'POST',
-        headers: { 'Content-Type': OTLP_CONTENT_TYPE },
+        headers: { 'Content-Type': OTLP_CONTENT_TYPES[config.encoding] },
         body: body as Uint8Array<ArrayBuffer>,
         credentials: 'omit',
         cache: 'no-store',

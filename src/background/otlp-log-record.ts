@@ -2,7 +2,8 @@
  * Issue 21 §2: one audit record as an OpenTelemetry log record, and a batch of them
  * as an OTLP/HTTP request body. The model is the SDK's (`ReadableLogRecord`,
  * `Resource`) and the encoding the official transformer's (`JsonLogsSerializer`:
- * the OTLP/JSON mapping of ExportLogsServiceRequest), not JSON of our own.
+ * the OTLP/JSON mapping of ExportLogsServiceRequest; `ProtobufLogsSerializer`: its
+ * binary protobuf encoding), not JSON of our own.
  *
  * What is exported is an allow-list of the record's fields (EXPORTED_ATTRIBUTES):
  * rule id, kind, action, site, direction, offsets, keyed digest, pack version and
@@ -12,18 +13,17 @@
  */
 import { SeverityNumber, type Attributes } from '@opentelemetry/api';
 import { millisToHrTime } from '@opentelemetry/core';
-import { JsonLogsSerializer } from '@opentelemetry/otlp-transformer';
+import { JsonLogsSerializer, ProtobufLogsSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { StoredAuditRecord } from '../audit/audit-db.ts';
+import type { OtlpEncoding } from './otlp-endpoint.ts';
 
 export const OTLP_SERVICE_NAME = 'chat-stream-guard';
 /** The instrumentation scope of every exported record. */
 export const OTLP_SCOPE_NAME = 'chat-stream-guard.audit';
 /** The log record's event name (OTLP LogRecord.event_name). */
 export const OTLP_EVENT_NAME = 'csg.audit';
-/** OTLP/HTTP with the JSON encoding (OTLP specification, "OTLP/HTTP"). */
-export const OTLP_CONTENT_TYPE = 'application/json';
 
 /** Every attribute a log record may carry: the test of the export checks against it. */
 export const EXPORTED_ATTRIBUTES = [
@@ -112,8 +112,11 @@ export function toLogRecord(
   };
 }
 
+const SERIALIZERS = { json: JsonLogsSerializer, protobuf: ProtobufLogsSerializer };
+
 /**
- * The body of one OTLP/HTTP export request for `records`. `dropped` (records the
+ * The body of one OTLP/HTTP export request for `records`, in `encoding` (the
+ * request's Content-Type: OTLP_CONTENT_TYPES, otlp-endpoint.ts). `dropped` (records the
  * queue's bound dropped since the last delivered batch) rides on the scope, so a
  * receiver sees the gap with the next batch.
  */
@@ -122,6 +125,7 @@ export function exportRequestBody(
   identity: ExportIdentity,
   dropped: number,
   now: number,
+  encoding: OtlpEncoding = 'json',
 ): Uint8Array {
   const resource = exportResource(identity);
   // One scope object per batch: the transformer groups records by scope identity.
@@ -131,7 +135,7 @@ export function exportRequestBody(
     ...(dropped > 0 ? { attributes: { [DROPPED_ATTRIBUTE]: dropped } } : {}),
   };
   const logs = records.map((record) => toLogRecord(record, identity, resource, scope, now));
-  const body = JsonLogsSerializer.serializeRequest(logs);
+  const body = SERIALIZERS[encoding].serializeRequest(logs);
   if (body === undefined) throw new Error('OTLP serialisation failed');
   return body;
 }

@@ -3,11 +3,17 @@
  * pages may read storage themselves, so the page reads the person's endpoint and
  * the export's status (written by the background, otlp-exporter.ts) from
  * storage.local and the organisation's from storage.managed, and writes only the
- * person's endpoint; the background reacts to the change (storage.onChanged).
+ * person's endpoint and encoding; the background reacts to the change (storage.onChanged).
  */
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
-import { parseOtlpEndpoint, endpointPermissionPattern } from '../background/otlp-endpoint.ts';
+import {
+  DEFAULT_OTLP_ENCODING,
+  endpointPermissionPattern,
+  parseOtlpEncoding,
+  parseOtlpEndpoint,
+  type OtlpEncoding,
+} from '../background/otlp-endpoint.ts';
 import {
   EXPORT_SETTINGS_KEY,
   EXPORT_STATUS_KEY,
@@ -19,22 +25,30 @@ export interface AuditExportView {
   own: string;
   /** The organisation's endpoint, when its policy sets one (the field is then locked). */
   managed: string | undefined;
+  /** The person's own encoding (the default when none is stored). */
+  ownEncoding: OtlpEncoding;
+  /** The organisation's encoding, when its policy sets one (the choice is then locked). */
+  managedEncoding: OtlpEncoding | undefined;
   status: ExportStatus | undefined;
 }
 
+type StoredSettings = { endpoint?: unknown; encoding?: unknown } | undefined;
+
 async function readView(): Promise<AuditExportView> {
   const stored = await browser.storage.local.get([EXPORT_SETTINGS_KEY, EXPORT_STATUS_KEY]);
-  const own = (stored[EXPORT_SETTINGS_KEY] as { endpoint?: unknown } | undefined)?.endpoint;
-  let managed: string | undefined;
+  const own = stored[EXPORT_SETTINGS_KEY] as StoredSettings;
+  let managed: StoredSettings;
   try {
     const area = await browser.storage.managed.get('auditExport');
-    managed = parseOtlpEndpoint((area.auditExport as { endpoint?: unknown } | undefined)?.endpoint);
+    managed = area.auditExport as StoredSettings;
   } catch {
     // Firefox rejects when no policy names the extension: no policy.
   }
   return {
-    own: typeof own === 'string' ? own : '',
-    managed,
+    own: typeof own?.endpoint === 'string' ? own.endpoint : '',
+    managed: parseOtlpEndpoint(managed?.endpoint),
+    ownEncoding: parseOtlpEncoding(own?.encoding) ?? DEFAULT_OTLP_ENCODING,
+    managedEncoding: parseOtlpEncoding(managed?.encoding),
     status: stored[EXPORT_STATUS_KEY] as ExportStatus | undefined,
   };
 }
@@ -83,9 +97,24 @@ export function saveEndpoint(typed: string): Promise<SaveOutcome> {
   }
   return granted.then(async (ok) => {
     if (!ok) return 'denied';
-    await browser.storage.local.set({ [EXPORT_SETTINGS_KEY]: { endpoint } });
+    await storeSettings({ endpoint });
     return 'saved';
   });
+}
+
+/** Sets the person's encoding (no permission needed: the endpoint's host is the same). */
+export function saveEncoding(encoding: OtlpEncoding): Promise<void> {
+  return storeSettings({ encoding });
+}
+
+/** Changes one of the person's settings, keeping the other. */
+async function storeSettings(change: { endpoint?: string; encoding?: OtlpEncoding }) {
+  const stored = (await browser.storage.local.get([EXPORT_SETTINGS_KEY]))[EXPORT_SETTINGS_KEY];
+  const kept: Record<string, unknown> = {};
+  const { endpoint, encoding } = (stored ?? {}) as { endpoint?: unknown; encoding?: unknown };
+  if (typeof endpoint === 'string') kept.endpoint = endpoint;
+  if (parseOtlpEncoding(encoding) !== undefined) kept.encoding = encoding;
+  await browser.storage.local.set({ [EXPORT_SETTINGS_KEY]: { ...kept, ...change } });
 }
 
 /**

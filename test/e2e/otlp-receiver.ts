@@ -1,16 +1,27 @@
 /**
  * A loopback OTLP/HTTP logs receiver for the e2e tests (issue 21 §3): accepts
- * `POST /v1/logs` with the OTLP/JSON encoding (opentelemetry-proto, "JSON Protobuf
- * Encoding" of `ExportLogsServiceRequest`: lowerCamelCase field names, 64-bit
- * integers as decimal strings or numbers, `AnyValue` as a one-key object), decodes
- * every log record and keeps them with the raw bodies. A request it cannot decode
- * is answered 400 and remembered, so the test sees it.
+ * `POST /v1/logs` in either OTLP/HTTP encoding and decodes it with the official
+ * OpenTelemetry protocol definitions: the protobufjs code generated from
+ * opentelemetry-proto that `@opentelemetry/otlp-transformer` 0.214.0 ships
+ * (package.json devDependency `otlp-proto-definitions`; the last release that
+ * ships the logs definitions, docs/deployment.md "Audit export").
  *
- * `down()` makes the endpoint unreachable (every connection is reset, as when a
- * Collector is gone); `up()` brings it back.
+ * - `application/x-protobuf`: `ExportLogsServiceRequest.decode`, then `verify`.
+ * - `application/json`: the OTLP/JSON mapping (OTLP specification, "JSON Protobuf
+ *   Encoding": lowerCamelCase field names, which protobufjs uses too; enums as
+ *   integers; 64-bit integers as decimal strings or numbers; trace and span ids as
+ *   hex, not base64) through `ExportLogsServiceRequest.fromObject`, then `verify`.
+ *   `fromObject` coerces what it does not understand, so the message is converted
+ *   back (`toObject`) and must give the body that arrived: an unknown field, a
+ *   misspelt one or a value of the wrong type does not survive that.
+ *
+ * A request that does not decode or verify is answered 400 and counted, so the
+ * test sees it. `down()` makes the endpoint unreachable (every connection is reset,
+ * as when a Collector is gone); `up()` brings it back.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import protoRoot from 'otlp-proto-definitions/build/src/generated/root.js';
 
 export type DecodedValue = string | number | boolean | DecodedValue[] | null;
 
@@ -24,10 +35,15 @@ export interface DecodedLogRecord {
   hasBody: boolean;
 }
 
+export type OtlpEncoding = 'json' | 'protobuf';
+
 export interface OtlpReceiver {
   url: string;
   records: DecodedLogRecord[];
+  /** Every accepted body, as text (protobuf: its bytes as latin1, to search for strings). */
   rawBodies: string[];
+  /** Accepted requests by content type. */
+  encodings: Record<OtlpEncoding, number>;
   /** Requests answered (2xx or 400), and connections reset while down. */
   requests: { accepted: number; rejected: number; reset: number };
   down(): void;
@@ -35,89 +51,145 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-type Json = Record<string, unknown>;
+type Plain = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
+/** The part of protobufjs's generated static type the receiver uses (root.d.ts types it loosely). */
+interface MessageType {
+  decode(bytes: Uint8Array): object;
+  fromObject(object: Plain): object;
+  verify(message: object): string | null;
+  toObject(message: object, options: Plain): Plain;
+}
+
+const { ExportLogsServiceRequest } = (
+  protoRoot as unknown as {
+    opentelemetry: {
+      proto: { collector: { logs: { v1: { ExportLogsServiceRequest: MessageType } } } };
+    };
+  }
+).opentelemetry.proto.collector.logs.v1;
+
+/** The OTLP/JSON shape of a message: 64-bit integers as decimal strings, enums as numbers. */
+const JSON_MAPPING = { longs: String, enums: Number, bytes: String, defaults: false };
+
+function isPlain(value: unknown): value is Plain {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function list(value: unknown, what: string): unknown[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new Error(`${what} is not a list`);
+/** OTLP/JSON writes trace and span ids as hex; protobufjs reads bytes from base64. */
+function idsToBase64(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((item) => idsToBase64(item));
+  if (isPlain(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, idsToBase64(v, k)]));
+  }
+  if ((key === 'traceId' || key === 'spanId') && typeof value === 'string') {
+    if (!/^(?:[0-9a-fA-F]{2})*$/.test(value)) throw new Error(`${key} is not hex`);
+    return Buffer.from(value, 'hex').toString('base64');
+  }
   return value;
 }
 
-function int64(value: unknown, what: string): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
-  if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
-  throw new Error(`${what} is not an int64`);
-}
+/** The 64-bit integer fields of ExportLogsServiceRequest (logs.proto, common.proto). */
+const INT64_FIELDS = new Set(['timeUnixNano', 'observedTimeUnixNano', 'intValue']);
 
-/** `AnyValue`: exactly one of its fields (an empty object is an unset value). */
-function anyValue(value: unknown): DecodedValue {
-  if (!isObject(value)) throw new Error('AnyValue is not an object');
-  const keys = Object.keys(value);
-  if (keys.length === 0) return null;
-  if (keys.length !== 1) throw new Error(`AnyValue has ${keys.length} fields`);
-  const v = value[keys[0]!];
-  switch (keys[0]) {
-    case 'stringValue':
-      if (typeof v !== 'string') throw new Error('stringValue');
-      return v;
-    case 'boolValue':
-      if (typeof v !== 'boolean') throw new Error('boolValue');
-      return v;
-    case 'intValue':
-      return Number(int64(v, 'intValue'));
-    case 'doubleValue':
-      if (typeof v !== 'number') throw new Error('doubleValue');
-      return v;
-    case 'arrayValue':
-      if (!isObject(v)) throw new Error('arrayValue');
-      return list(v.values, 'arrayValue.values').map(anyValue);
-    default:
-      throw new Error(`AnyValue field ${keys[0]} not expected here`);
+/**
+ * True when `canonical` (the decoded message as OTLP/JSON) says what `sent` said.
+ * Allowed differences are the ones the mapping allows: a 64-bit integer as a number
+ * or a string, and an empty list written or left out.
+ */
+function sameMessage(sent: unknown, canonical: unknown, key = ''): boolean {
+  if (Array.isArray(sent)) {
+    return (
+      Array.isArray(canonical) &&
+      sent.length === canonical.length &&
+      sent.every((item, index) => sameMessage(item, canonical[index]))
+    );
   }
+  if (isPlain(sent)) {
+    if (!isPlain(canonical)) return false;
+    const keys = Object.keys(sent).filter((key) => !isEmptyList(sent[key]));
+    return (
+      keys.length === Object.keys(canonical).length &&
+      keys.every((k) => k in canonical && sameMessage(sent[k], canonical[k], k))
+    );
+  }
+  if (INT64_FIELDS.has(key) && typeof sent === 'number' && typeof canonical === 'string') {
+    return Number.isSafeInteger(sent) && String(sent) === canonical;
+  }
+  return Object.is(sent, canonical);
 }
 
-/** `repeated KeyValue`. */
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
+}
+
+/** Decodes and verifies one body; the request as OTLP/JSON-shaped plain data. */
+export function decodeExportRequest(body: Buffer, encoding: OtlpEncoding): Plain {
+  let message: object;
+  if (encoding === 'protobuf') {
+    message = ExportLogsServiceRequest.decode(body);
+  } else {
+    const sent = idsToBase64(JSON.parse(body.toString('utf8')) as unknown);
+    if (!isPlain(sent)) throw new Error('request is not an object');
+    message = ExportLogsServiceRequest.fromObject(sent);
+    if (!sameMessage(sent, ExportLogsServiceRequest.toObject(message, JSON_MAPPING))) {
+      throw new Error('the body holds what ExportLogsServiceRequest does not');
+    }
+  }
+  const problem = ExportLogsServiceRequest.verify(message);
+  if (problem !== null) throw new Error(problem);
+  return ExportLogsServiceRequest.toObject(message, JSON_MAPPING);
+}
+
+function list(value: unknown): Plain[] {
+  return Array.isArray(value) ? value.filter(isPlain) : [];
+}
+
+/** An `AnyValue` (decoded and verified: at most one field set). */
+function anyValue(value: unknown): DecodedValue {
+  if (!isPlain(value)) return null;
+  if (typeof value.stringValue === 'string') return value.stringValue;
+  if (typeof value.boolValue === 'boolean') return value.boolValue;
+  if (value.intValue !== undefined) return Number(value.intValue);
+  if (typeof value.doubleValue === 'number') return value.doubleValue;
+  if (isPlain(value.arrayValue)) return list(value.arrayValue.values).map(anyValue);
+  if (Object.keys(value).length === 0) return null;
+  throw new Error(`AnyValue ${Object.keys(value).join()} not expected here`);
+}
+
 function keyValues(value: unknown): Record<string, DecodedValue> {
   const out: Record<string, DecodedValue> = {};
-  for (const entry of list(value, 'attributes')) {
-    if (!isObject(entry) || typeof entry.key !== 'string') throw new Error('KeyValue');
-    if (entry.key in out) throw new Error(`duplicate attribute ${entry.key}`);
-    out[entry.key] = anyValue(entry.value ?? {});
+  for (const entry of list(value)) {
+    const key = String(entry.key);
+    if (key in out) throw new Error(`duplicate attribute ${key}`);
+    out[key] = anyValue(entry.value);
   }
   return out;
 }
 
-/** Decodes one `ExportLogsServiceRequest` in the OTLP/JSON encoding. */
-export function decodeLogsRequest(text: string): DecodedLogRecord[] {
-  const request: unknown = JSON.parse(text);
-  if (!isObject(request)) throw new Error('request is not an object');
+/** The log records of a decoded request, with their resource and scope. */
+export function logRecordsOf(request: Plain): DecodedLogRecord[] {
   const records: DecodedLogRecord[] = [];
-  for (const resourceLogs of list(request.resourceLogs, 'resourceLogs')) {
-    if (!isObject(resourceLogs)) throw new Error('ResourceLogs');
+  for (const resourceLogs of list(request.resourceLogs)) {
     const resource = keyValues(
-      isObject(resourceLogs.resource) ? resourceLogs.resource.attributes : [],
+      isPlain(resourceLogs.resource) ? resourceLogs.resource.attributes : [],
     );
-    for (const scopeLogs of list(resourceLogs.scopeLogs, 'scopeLogs')) {
-      if (!isObject(scopeLogs) || !isObject(scopeLogs.scope)) throw new Error('ScopeLogs');
-      const scope = {
-        name: String(scopeLogs.scope.name ?? ''),
-        version: String(scopeLogs.scope.version ?? ''),
-        attributes: keyValues(scopeLogs.scope.attributes),
+    for (const scopeLogs of list(resourceLogs.scopeLogs)) {
+      const scope = isPlain(scopeLogs.scope) ? scopeLogs.scope : {};
+      const decodedScope = {
+        name: String(scope.name ?? ''),
+        version: String(scope.version ?? ''),
+        attributes: keyValues(scope.attributes),
       };
-      for (const log of list(scopeLogs.logRecords, 'logRecords')) {
-        if (!isObject(log)) throw new Error('LogRecord');
+      for (const log of list(scopeLogs.logRecords)) {
         records.push({
           resource,
-          scope,
-          timeUnixNano: int64(log.timeUnixNano, 'timeUnixNano'),
+          scope: decodedScope,
+          timeUnixNano: BigInt(String(log.timeUnixNano ?? '0')),
           severityNumber: Number(log.severityNumber ?? 0),
           eventName: String(log.eventName ?? ''),
           attributes: keyValues(log.attributes),
-          hasBody: log.body !== undefined && anyValue(log.body) !== null,
+          hasBody: anyValue(log.body) !== null,
         });
       }
     }
@@ -125,9 +197,24 @@ export function decodeLogsRequest(text: string): DecodedLogRecord[] {
   return records;
 }
 
+/** Decodes, verifies and reads one request body (a string: JSON text). */
+export function decodeLogsRequest(
+  body: Uint8Array | string,
+  encoding: OtlpEncoding = 'json',
+): DecodedLogRecord[] {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+  return logRecordsOf(decodeExportRequest(bytes, encoding));
+}
+
+const CONTENT_TYPES: Record<string, OtlpEncoding> = {
+  'application/json': 'json',
+  'application/x-protobuf': 'protobuf',
+};
+
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const records: DecodedLogRecord[] = [];
   const rawBodies: string[] = [];
+  const encodings: Record<OtlpEncoding, number> = { json: 0, protobuf: 0 };
   const requests = { accepted: 0, rejected: 0, reset: 0 };
   const sockets = new Set<Socket>();
   let isDown = false;
@@ -140,18 +227,20 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const typeOk = request.headers['content-type'] === 'application/json';
+      const body = Buffer.concat(chunks);
+      const encoding = CONTENT_TYPES[request.headers['content-type'] ?? ''];
       try {
-        if (request.method !== 'POST' || request.url !== '/v1/logs' || !typeOk) {
-          throw new Error('not an OTLP/HTTP JSON logs request');
+        if (request.method !== 'POST' || request.url !== '/v1/logs' || encoding === undefined) {
+          throw new Error('not an OTLP/HTTP logs request');
         }
-        const decoded = decodeLogsRequest(text);
-        rawBodies.push(text);
+        const decoded = decodeLogsRequest(body, encoding);
+        rawBodies.push(body.toString(encoding === 'json' ? 'utf8' : 'latin1'));
         records.push(...decoded);
+        encodings[encoding] += 1;
         requests.accepted += 1;
-        response.writeHead(200, { 'Content-Type': 'application/json' });
-        response.end('{}');
+        // An empty ExportLogsServiceResponse in the request's encoding (OTLP/HTTP "Response").
+        response.writeHead(200, { 'Content-Type': request.headers['content-type'] });
+        response.end(encoding === 'json' ? '{}' : '');
       } catch {
         requests.rejected += 1;
         response.writeHead(400).end();
@@ -172,6 +261,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}/v1/logs`,
     records,
     rawBodies,
+    encodings,
     requests,
     down() {
       isDown = true;

@@ -4,10 +4,13 @@ import { LockedBadge } from '../locked-badge.tsx';
 import {
   allowEndpointHost,
   removeEndpoint,
+  saveEncoding,
   saveEndpoint,
   useAuditExport,
+  type AuditExportView,
   type SaveOutcome,
 } from '../audit-export-client.ts';
+import { OTLP_ENCODINGS, parseOtlpEncoding } from '../../background/otlp-endpoint.ts';
 import type { ExportStatus } from '../../background/otlp-exporter.ts';
 
 /** The export's state in one line: counts, last delivery, last failure. No content. */
@@ -27,6 +30,36 @@ function StatusLine({ status }: { status: ExportStatus }) {
     <p class="csg-muted" data-testid="audit-export-status">
       {parts.join(' · ')}
     </p>
+  );
+}
+
+/**
+ * OTLP/HTTP's two encodings (otlp-endpoint.ts), the organisation's shown locked.
+ * Saved as soon as it is chosen: the endpoint's host permission covers both.
+ */
+function EncodingChoice({ view, disabled }: { view: AuditExportView; disabled: boolean }) {
+  const locked = view.managedEncoding !== undefined;
+  return (
+    <>
+      <label for="csg-export-encoding">{t('options_export_encoding')}</label>
+      <select
+        id="csg-export-encoding"
+        data-testid="audit-export-encoding"
+        value={view.managedEncoding ?? view.ownEncoding}
+        disabled={disabled || locked}
+        onChange={(event) => {
+          const encoding = parseOtlpEncoding(event.currentTarget.value);
+          if (encoding !== undefined) void saveEncoding(encoding);
+        }}
+      >
+        {OTLP_ENCODINGS.map((encoding) => (
+          <option key={encoding} value={encoding}>
+            {t(`options_export_encoding_${encoding}`)}
+          </option>
+        ))}
+      </select>
+      {locked ? <LockedBadge /> : null}
+    </>
   );
 }
 
@@ -58,6 +91,7 @@ export function AuditExportField({ disabled }: { disabled: boolean }) {
         onInput={(event) => setTyped(event.currentTarget.value)}
       />
       {locked ? <LockedBadge /> : null}
+      <EncodingChoice view={view} disabled={disabled} />
       {locked && view.status?.permissionMissing === true ? (
         <div class="csg-buttons">
           <button

@@ -38,14 +38,20 @@ class MemoryArea {
   }
 }
 
-/** A scripted endpoint: answers with the next status of `script` (then 200), records bodies. */
+/**
+ * A scripted endpoint: answers with the next status of `script` (then 200), decodes
+ * bodies by their Content-Type with the official definitions (otlp-receiver.ts).
+ */
 function endpoint(script: (number | 'network')[] = []) {
-  const requests: { url: string; ids: string[]; dropped: unknown }[] = [];
+  const requests: { url: string; type: string | null; ids: string[]; dropped: unknown }[] = [];
   const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
-    const logs = decodeLogsRequest(new TextDecoder().decode(init?.body as Uint8Array));
+    const type = new Headers(init?.headers).get('Content-Type');
+    const encoding = type === 'application/x-protobuf' ? 'protobuf' : 'json';
+    const logs = decodeLogsRequest(init?.body as Uint8Array, encoding);
     const outcome = script.shift() ?? 200;
     requests.push({
       url: String(url),
+      type,
       ids: logs.map((log) => String(log.attributes['csg.record.id'])),
       dropped: logs[0]?.scope.attributes[DROPPED_ATTRIBUTE],
     });
@@ -294,5 +300,28 @@ describe('OtlpExporter', () => {
     await advance(60_000);
     expect(requests).toHaveLength(1);
     expect(await exportQueueState(h.db)).toMatchObject({ queued: 2 });
+  });
+
+  it('sends in the encoding in force, with its Content-Type: the organisation over the person', async () => {
+    const { fetch, requests } = endpoint();
+    const local = new MemoryArea();
+    local.data[EXPORT_SETTINGS_KEY] = { endpoint: ENDPOINT, encoding: 'protobuf' };
+    const h = await harness(fetch, { local });
+    await h.log(2);
+    await settle(() => requests.length === 1);
+    expect(requests[0]).toMatchObject({ type: 'application/x-protobuf' });
+    expect(requests[0]?.ids).toHaveLength(2);
+
+    vi.clearAllTimers();
+    const managed = await harness(fetch, {
+      db: h.db,
+      local,
+      session: h.session,
+      managedEncoding: () => Promise.resolve('json'),
+    });
+    await managed.log(1);
+    await settle(() => requests.length === 2);
+    expect(requests[1]).toMatchObject({ type: 'application/json' });
+    expect(requests.flatMap((r) => r.ids)).toHaveLength(3);
   });
 });

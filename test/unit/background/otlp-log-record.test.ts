@@ -1,7 +1,8 @@
 /**
  * Issue 21 §2: the OTLP log record of an audit record, decoded back from the body
- * the official serializer wrote (OTLP/JSON mapping, test/e2e/otlp-receiver.ts), and
- * the guarantee that no conversation text reaches the export.
+ * the official serializers wrote (OTLP/JSON and binary protobuf) with the official
+ * protocol definitions (test/e2e/otlp-receiver.ts), and the guarantee that no
+ * conversation text reaches the export in either encoding.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,11 +16,13 @@ import {
 } from '../../../src/background/otlp-log-record.ts';
 import type { AuditRecord } from '../../../src/protocol/runtime-messages.ts';
 import { decodeLogsRequest } from '../../e2e/otlp-receiver.ts';
+import type { OtlpEncoding } from '../../../src/background/otlp-endpoint.ts';
 import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
 import { auditRecord } from '../audit/audit-records.ts';
 
 const IDENTITY = { installId: '3f0e6c1a-5b2d-4c8e-9a7f-1d2e3f4a5b6c', version: '0.1.0' };
 const decode = (body: Uint8Array) => decodeLogsRequest(new TextDecoder().decode(body));
+const ENCODINGS: OtlpEncoding[] = ['json', 'protobuf'];
 
 describe('exportRequestBody', () => {
   it('maps each field of the record to its attribute, with the resource and the scope', () => {
@@ -78,6 +81,58 @@ describe('exportRequestBody', () => {
     const logs = decode(exportRequestBody(records, IDENTITY, 0, 1000));
     expect(logs.map((log) => log.severityNumber)).toEqual([9, 13, 13, 17]);
   });
+
+  it('says the same in binary protobuf as in OTLP/JSON', () => {
+    const records = [1, 2].map((id) => ({ ...auditRecord(id * 1000, { also: ['x'] }), id }));
+    const json = exportRequestBody(records, IDENTITY, 4, 5000, 'json');
+    const protobuf = exportRequestBody(records, IDENTITY, 4, 5000, 'protobuf');
+    // Not JSON text: a protobuf body starts with field 1 (resource_logs), wire type 2.
+    expect(protobuf[0]).toBe(0x0a);
+    expect(decodeLogsRequest(protobuf, 'protobuf')).toEqual(decode(json));
+    expect(() => decodeLogsRequest(json, 'protobuf')).toThrow();
+    expect(() => decodeLogsRequest(protobuf, 'json')).toThrow();
+  });
+});
+
+describe('the receiver decodes strictly (test/e2e/otlp-receiver.ts)', () => {
+  const body = () =>
+    JSON.parse(
+      new TextDecoder().decode(
+        exportRequestBody([{ ...auditRecord(1000), id: 1 }], IDENTITY, 0, 1),
+      ),
+    ) as {
+      resourceLogs: { scopeLogs: { logRecords: Record<string, unknown>[] }[] }[];
+    };
+  const firstLog = (request: ReturnType<typeof body>) =>
+    request.resourceLogs[0]!.scopeLogs[0]!.logRecords[0]!;
+
+  it('takes 64-bit integers as numbers or strings, and trace ids as hex', () => {
+    const request = body();
+    const log = firstLog(request);
+    log.timeUnixNano = 1_000_000;
+    log.traceId = '5b8efff798038103d269b633813fc60c';
+    log.spanId = 'eee19b7ec3c1b174';
+    expect(decodeLogsRequest(JSON.stringify(request))[0]?.timeUnixNano).toBe(1_000_000n);
+  });
+
+  it.each([
+    ['an unknown field', (log: Record<string, unknown>) => (log.text = 'hello')],
+    ['a snake_case field', (log: Record<string, unknown>) => (log.event_name = 'csg.audit')],
+    ['a number where a string belongs', (log: Record<string, unknown>) => (log.eventName = 7)],
+    [
+      'a 64-bit integer that is no number',
+      (log: Record<string, unknown>) => (log.timeUnixNano = 'soon'),
+    ],
+    [
+      'a trace id in base64',
+      (log: Record<string, unknown>) => (log.traceId = 'W47/95gDgQPSabYzgT/GDA=='),
+    ],
+    ['a list where an object belongs', (log: Record<string, unknown>) => (log.body = [])],
+  ])('refuses %s', (_, spoil) => {
+    const request = body();
+    spoil(firstLog(request));
+    expect(() => decodeLogsRequest(JSON.stringify(request))).toThrow();
+  });
 });
 
 describe('no conversation text reaches the export', () => {
@@ -121,36 +176,43 @@ describe('no conversation text reaches the export', () => {
       )
       .map(([before, core, after]) => ({ text: before + core + after, core }));
     await fc.assert(
-      fc.asyncProperty(marked, marked, async (matched, conversation) => {
-        const records = await recordsFromGuardEvents(
-          [
+      fc.asyncProperty(
+        marked,
+        marked,
+        fc.constantFrom(...ENCODINGS),
+        async (matched, conversation, encoding) => {
+          const records = await recordsFromGuardEvents(
+            [
+              {
+                type: 'match',
+                rule: 'github-pat',
+                kind: 'secret',
+                action: 'redact',
+                start: 3,
+                end: 3 + matched.text.length,
+                pack: 'core@1.0.0',
+                matched: matched.text,
+              },
+            ],
             {
-              type: 'match',
-              rule: 'github-pat',
-              kind: 'secret',
-              action: 'redact',
-              start: 3,
-              end: 3 + matched.text.length,
-              pack: 'core@1.0.0',
-              matched: matched.text,
+              streamId: 's-1',
+              direction: 'in',
+              format: 'openai-chat',
+              conversationId: conversation.text,
+              turnId: 't',
             },
-          ],
-          {
-            streamId: 's-1',
-            direction: 'in',
-            format: 'openai-chat',
-            conversationId: conversation.text,
-            turnId: 't',
-          },
-          { tabId: 1, frameId: 0, site: 'chatgpt.com' },
-          digest,
-          1000,
-        );
-        const stored = records.map((record, index) => ({ ...record, id: index + 1 }));
-        const body = new TextDecoder().decode(exportRequestBody(stored, IDENTITY, 0, 1000));
-        expect(body).not.toContain(matched.core);
-        expect(body).not.toContain(conversation.core);
-      }),
+            { tabId: 1, frameId: 0, site: 'chatgpt.com' },
+            digest,
+            1000,
+          );
+          const stored = records.map((record, index) => ({ ...record, id: index + 1 }));
+          const body = new TextDecoder().decode(
+            exportRequestBody(stored, IDENTITY, 0, 1000, encoding),
+          );
+          expect(body).not.toContain(matched.core);
+          expect(body).not.toContain(conversation.core);
+        },
+      ),
       { numRuns: Math.min(PROPERTY_RUNS, 500) },
     );
   });

@@ -2,7 +2,7 @@
 /**
  * Issue 21 §2 in the options page: the person sets the OTLP endpoint (the host
  * permission is asked in the click), a bad URL is refused, the export's counts show,
- * and the organisation's endpoint is shown locked.
+ * the encoding is chosen, and the organisation's endpoint and encoding are shown locked.
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { h } from 'preact';
@@ -85,5 +85,52 @@ describe('AuditExportField', () => {
     expect(fakeBrowser.permissions.request).toHaveBeenCalledWith({
       origins: ['https://collector.corp.example/*'],
     });
+  });
+
+  it('stores the chosen encoding beside the endpoint, and keeps it when the endpoint changes', async () => {
+    localArea.auditExport = { endpoint: 'https://otel.example.org/v1/logs' };
+    fakeBrowser.permissions.request.mockResolvedValue(true);
+    render(h(AuditExportField, { disabled: false }));
+    const select = (await screen.findByTestId('audit-export-encoding')) as HTMLSelectElement;
+    expect(select.value).toBe('json');
+    expect(select.disabled).toBe(false);
+    expect([...select.options].map((option) => option.textContent)).toEqual([
+      'OTLP/JSON (readable)',
+      'Protobuf (binary, the OTLP default)',
+    ]);
+    fireEvent.change(select, { target: { value: 'protobuf' } });
+    await waitFor(() =>
+      expect(localArea.auditExport).toEqual({
+        endpoint: 'https://otel.example.org/v1/logs',
+        encoding: 'protobuf',
+      }),
+    );
+    await waitFor(() => expect(select.value).toBe('protobuf'));
+    const input = screen.getByTestId('audit-export-endpoint') as HTMLInputElement;
+    fireEvent.input(input, { target: { value: 'https://other.example.org' } });
+    fireEvent.click(screen.getByTestId('audit-export-save'));
+    await waitFor(() =>
+      expect(localArea.auditExport).toEqual({
+        endpoint: 'https://other.example.org/v1/logs',
+        encoding: 'protobuf',
+      }),
+    );
+  });
+
+  it('shows the organisation encoding locked over the person one; a bad one leaves it open', async () => {
+    localArea.auditExport = { endpoint: 'https://otel.example.org/v1/logs', encoding: 'json' };
+    setManagedPolicy({ auditExport: { encoding: 'protobuf' } });
+    render(h(AuditExportField, { disabled: false }));
+    const select = (await screen.findByTestId('audit-export-encoding')) as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe('protobuf'));
+    expect(select.disabled).toBe(true);
+    expect(screen.getByTestId('locked').textContent).toBe('Set by your organisation');
+    // The endpoint is the person's: still editable.
+    expect((screen.getByTestId('audit-export-endpoint') as HTMLInputElement).disabled).toBe(false);
+
+    setManagedPolicy({ auditExport: { encoding: 'grpc' } });
+    await waitFor(() => expect(select.disabled).toBe(false));
+    expect(select.value).toBe('json');
+    expect(screen.queryByTestId('locked')).toBeNull();
   });
 });
