@@ -44,6 +44,18 @@ export const SITE_ROUTES = {
   'grok-web': String.raw`\/app-chat\/conversations\/(?:new|.+\/responses|reconnect-response)`,
   /** HuggingChat (chat-ui, §4.6): the JSONL answer to a conversation POST, and its SSE reattach. */
   huggingchat: String.raw`\/conversation\/[0-9a-f]{24}(?:\/stream)?\/?(?:[?#]|$)`,
+  /**
+   * HuggingChat's conversation document (§4.6): `GET {base}/api/conversation/{id}`, and
+   * `/api/v2/conversations/{id}`, which chat-ui's current page reads (adapters/huggingchat-history.ts).
+   */
+  'huggingchat-history': String.raw`\/api\/(?:conversation|v2\/conversations)\/[0-9a-f]{24}\/?(?:[?#]|$)`,
+  /**
+   * History loads whose path the document gives but not the body: Grok's `load-responses`
+   * (§4.3, MED), Qianwen's `/api/v2/conversation/…` (§3.2, LOW, a prefix), Doubao's
+   * `/im/chain/single` (§3.3, body not read). Their JSON answers go to the generic adapter
+   * (docs/chat-sites.md, "History loads").
+   */
+  'history-unread': String.raw`\/rest\/app-chat\/conversations\/[^/?#]+\/load-responses(?:[?#]|$)|qianwen\.com\/api\/v2\/conversation\/|doubao\.com\/im\/chain\/single(?:[?#]|$)`,
   /** Mistral Le Chat (§4.4, LOW): the `N:json` line answer to `/api/chat`. */
   'le-chat': String.raw`chat\.mistral\.ai\/api\/chat(?:[?#]|$)`,
   /** Qwen Chat (§3.1, MED): before OpenAI chat, whose URL shape it shares. */
