@@ -373,11 +373,8 @@ export function installFetchHook(
       // Not known to be a chat request: its answer is recognised as before.
     }
     const response = await (apply(nativeFetch, this, args) as Promise<Response>);
-    try {
-      options.answered?.(args[0], call<number>(Body.status, response));
-    } catch {
-      // Only a refused rewrite is learned from this; the answer itself is decided below.
-    }
+    // Issue 20: the status of a guarded send (outgoing-hook.ts `answered`; it does not throw).
+    options.answered?.(args[0], call<number>(Body.status, response));
     try {
       if (request !== undefined) return await decide(response, request, chat);
     } catch {

@@ -30,6 +30,7 @@ import { createContextRoutes } from './context-routes.ts';
 import { createGenericRoutes } from './generic-routes.ts';
 import { createChatglmPerplexityRoutes } from './chatglm-perplexity-routes.ts';
 import { createZaiRoutes } from './zai-routes.ts';
+import { createRewriteRefusalRoutes } from './rewrite-refusal-routes.ts';
 import { createChineseSiteRoutes } from './chinese-site-routes.ts';
 import { createCopilotBigAgiRoutes } from './copilot-big-agi-routes.ts';
 import { createNoSilentRoutes } from './no-silent-path-routes.ts';
@@ -302,6 +303,8 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   // Z.ai's signed send, ChatGLM and Perplexity answers (issue 20; zai-routes.ts and
   // chatglm-perplexity-routes.ts).
   const zaiRoutes = createZaiRoutes({ chunkDelayMs });
+  // Issue 20 §1: sites that refuse requests, one because they were rewritten (rewrite-refusal-routes.ts).
+  const rewriteRefusals = createRewriteRefusalRoutes({ chunkDelayMs });
   const glmPerplexity = createChatglmPerplexityRoutes({ chunkDelayMs });
   // Kimi's Connect envelopes, Doubao and Qianwen answers (issue 20; chinese-site-routes.ts).
   const chineseSites = createChineseSiteRoutes({ chunkDelayMs });
@@ -318,6 +321,7 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
     if (contexts.handle(req, res, url)) return;
     if (noSilent.handle(req, res, url)) return;
     if (zaiRoutes.handle(req, res, url)) return;
+    if (rewriteRefusals.handle(req, res, url)) return;
     if (glmPerplexity.handle(req, res, url)) return;
     if (chineseSites.handle(req, res, url)) return;
     if (copilotBigAgi.handle(req, res, url)) return;
