@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `node scripts/build-cli.js [--outdir DIR]` (`npm run build:cli`; run by `prepare`, so on
+// `node scripts/build-cli.js [--outdir DIR] [--no-minify]` (`npm run build:cli`; run by `prepare`, so on
 // `npm ci`, `npm install` and `npm pack`)
 //
 // Builds the `csg` command to plain JavaScript, so it starts without compiling TypeScript
@@ -16,6 +16,12 @@
 // - builtin-warm.json: the warm tables of that pack for the default guard options
 //   (src/core/rules/warm-tables.ts): start classes, keyword automata and bigram tables the
 //   first guard would otherwise build on every run (most of a short run's time).
+// - builtin-tables.bin: that pack's rule specs and serialised rules, and what warming built
+//   for it (the alphabet, start classes and deferrals, keyword automata with their outputs,
+//   bigram tables) as typed arrays (src/core/rules/built-tables.ts). While it has its
+//   recorded digest the bundle loads the pack from it alone, building and parsing nothing
+//   a short run does not use; otherwise it is ignored and the two JSON files are loaded as
+//   above.
 // - inputs.json: when the build started and every source file it read, so bin/csg.js can
 //   tell, in a checkout, that a source changed since and run from source instead.
 //
@@ -32,8 +38,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const outIndex = args.indexOf('--outdir');
 const outDir = resolve(outIndex >= 0 ? args[outIndex + 1] : join(root, 'dist', 'cli'));
+// --no-minify: readable function names in `node --cpu-prof` profiles of the bundle.
+const minify = !args.includes('--no-minify');
 const PACK_FILE = 'builtin-pack.json';
 const WARM_FILE = 'builtin-warm.json';
+const TABLES_FILE = 'builtin-tables.bin';
 const CHUNKS = 'chunks';
 
 function fail(message) {
@@ -96,14 +105,18 @@ const packProgram = await bundle('bundling the pack compiler', {
       "import { loadCompiledPack } from './src/core/rules/load-compiled-pack.ts';",
       "import { serialiseCompiledPack } from './src/core/rules/serialised-pack.ts';",
       "import { serialiseWarmTables } from './src/core/rules/warm-tables.ts';",
+      "import { encodeBuiltTables } from './src/core/rules/built-tables.ts';",
       'const pack = serialiseCompiledPack(getCorePack());',
       // Warmed as the bundle loads the pack, for the default options (`scan`, `replay`).
-      'const warm = serialiseWarmTables(loadCompiledPack(pack), [{}]);',
+      'const loaded = loadCompiledPack(pack);',
+      'const warm = serialiseWarmTables(loaded, [{}]);',
+      // What that warming built, as the binary the bundle maps (built-tables.ts).
+      'const tables = encodeBuiltTables(pack, loaded, warm.automata.map((a) => a.subset));',
       "import { dataDigest } from './src/cli/data-digest.ts';",
       'const texts = [JSON.stringify(pack), JSON.stringify(warm)];',
       // The digests builtin-pack.ts compares, of the UTF-8 bytes `place` writes below.
       'const digests = texts.map((text) => dataDigest(new TextEncoder().encode(text)));',
-      'export default [...texts, ...digests];',
+      'export default [...texts, ...digests, tables, dataDigest(tables)];',
     ].join('\n'),
     resolveDir: root,
     sourcefile: 'compile-builtin-pack.ts',
@@ -115,12 +128,14 @@ let packJson;
 let warmJson;
 let packDigest;
 let warmDigest;
+let tablesBytes;
+let tablesDigest;
 try {
   const code = packProgram.outputFiles[0].text;
   const module = await import(
     `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
   );
-  [packJson, warmJson, packDigest, warmDigest] = module.default;
+  [packJson, warmJson, packDigest, warmDigest, tablesBytes, tablesDigest] = module.default;
 } catch (error) {
   fail(`compiling the built-in packs failed: ${error.message}`);
 }
@@ -145,9 +160,11 @@ const cli = await bundle('bundling src/cli/main.ts', {
     CSG_WARM_TABLES_FILE: JSON.stringify(`../${WARM_FILE}`),
     CSG_COMPILED_PACK_DIGEST: JSON.stringify(packDigest),
     CSG_WARM_TABLES_DIGEST: JSON.stringify(warmDigest),
+    CSG_BUILT_TABLES_FILE: JSON.stringify(`../${TABLES_FILE}`),
+    CSG_BUILT_TABLES_DIGEST: JSON.stringify(tablesDigest),
   },
   // Smaller to parse on every start; names kept for error classes and messages.
-  minify: true,
+  minify,
   keepNames: true,
   banner: { js: '// csg, built by scripts/build-cli.js from src/cli/main.ts. Do not edit.' },
 });
@@ -187,6 +204,7 @@ function place(name, contents) {
 mkdirSync(outDir, { recursive: true });
 place(PACK_FILE, packJson);
 place(WARM_FILE, warmJson);
+place(TABLES_FILE, tablesBytes);
 place('inputs.json', JSON.stringify({ builtAt: started, inputs }, null, 1) + '\n');
 // Chunks are named by their content's hash, so one being written is never one that a
 // running csg reads (that one has other contents, hence another name). The entry goes
@@ -204,5 +222,5 @@ for (const name of readdirSync(join(outDir, CHUNKS))) {
 }
 const kB = (n) => `${Math.round(n / 1024)} kB`;
 process.stderr.write(
-  `build-cli: ${relative(process.cwd(), entry) || outDir} (${kB(entryFile.contents.length)}; ${chunkFiles.length} chunks, ${kB(chunkFiles.reduce((n, file) => n + file.contents.length, 0))}) and ${PACK_FILE} (${kB(packJson.length)}) in ${Date.now() - started} ms\n`,
+  `build-cli: ${relative(process.cwd(), entry) || outDir} (${kB(entryFile.contents.length)}; ${chunkFiles.length} chunks, ${kB(chunkFiles.reduce((n, file) => n + file.contents.length, 0))}) and ${PACK_FILE} (${kB(packJson.length)}), ${TABLES_FILE} (${kB(tablesBytes.length)}) in ${Date.now() - started} ms\n`,
 );

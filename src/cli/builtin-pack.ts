@@ -38,6 +38,10 @@ declare const CSG_WARM_TABLES_FILE: string | undefined;
 declare const CSG_COMPILED_PACK_DIGEST: string | undefined;
 /** data-digest.ts of the warm tables file's bytes as the build wrote them. */
 declare const CSG_WARM_TABLES_DIGEST: string | undefined;
+/** File name of the pack's built tables (built-tables.ts) beside the bundle. */
+declare const CSG_BUILT_TABLES_FILE: string | undefined;
+/** data-digest.ts of the built tables file's bytes as the build wrote them. */
+declare const CSG_BUILT_TABLES_DIGEST: string | undefined;
 
 /** A data file beside the bundle: its JSON, and whether its bytes are the build's own. */
 export interface BundledData {
@@ -56,6 +60,40 @@ export function readBundledData(name: string, base: string, digest: string): Bun
   const bytes = readFileSync(new URL(name, base));
   const asBuilt = digest !== '' && dataDigest(bytes) === digest;
   return { json: JSON.parse(bytes.toString('utf8')) as unknown, asBuilt };
+}
+
+/**
+ * Reads the binary file `name` relative to `base` when its digest is `digest`
+ * (as `readBundledData`); undefined when it is missing or not as built, so the
+ * caller takes the checked path instead.
+ */
+export function readBuiltBytes(name: string, base: string, digest: string): Uint8Array | undefined {
+  if (digest === '') return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(new URL(name, base));
+  } catch {
+    return undefined;
+  }
+  return dataDigest(bytes) === digest ? bytes : undefined;
+}
+
+/**
+ * The pack from the built tables (built-tables.ts) alone, as built: its alphabet
+ * and caches are the file's, and each rule's data is decoded and checked when the
+ * rule first runs, so nothing is built or parsed that a short run does not use.
+ * Undefined when the file's layout is wrong (the caller then takes the checked
+ * path through the JSON files).
+ */
+export async function loadBuiltPack(tables: Uint8Array): Promise<CompiledPack | undefined> {
+  const { decodeBuiltTables, loadBuiltTables, BuiltTablesError } =
+    await import('../core/rules/built-tables.ts');
+  try {
+    return loadBuiltTables(decodeBuiltTables(tables));
+  } catch (error) {
+    if (error instanceof BuiltTablesError) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -82,6 +120,18 @@ export async function loadBuiltinPack(): Promise<CompiledPack> {
     // `typeof` first: from source the names are not defined at all.
     const packDigest = typeof CSG_COMPILED_PACK_DIGEST === 'string' ? CSG_COMPILED_PACK_DIGEST : '';
     const warmDigest = typeof CSG_WARM_TABLES_DIGEST === 'string' ? CSG_WARM_TABLES_DIGEST : '';
+    const tables =
+      typeof CSG_BUILT_TABLES_FILE === 'string'
+        ? readBuiltBytes(
+            CSG_BUILT_TABLES_FILE,
+            base,
+            typeof CSG_BUILT_TABLES_DIGEST === 'string' ? CSG_BUILT_TABLES_DIGEST : '',
+          )
+        : undefined;
+    if (tables !== undefined) {
+      const built = await loadBuiltPack(tables);
+      if (built !== undefined) return built;
+    }
     const pack = readBundledData(CSG_COMPILED_PACK_FILE, base, packDigest);
     const warm =
       typeof CSG_WARM_TABLES_FILE === 'string'

@@ -134,15 +134,18 @@ const RULES_PER_STEP = 32;
 /**
  * `assembleCompiledPack` in steps, for load-compiled-pack.ts's caller on a page's
  * main thread: the pack's alphabet, then the rules a few at a time. The same pack
- * either way.
+ * either way. `built` is the alphabet of these very automata as a trusted
+ * producer already built it (the `csg` bundle's own built tables, built-tables.ts,
+ * issue 19 §2); otherwise it is built here.
  */
 export function* assembleCompiledPackSteps(
   name: string,
   version: string,
   automata: readonly RuleAutomaton[],
   options: CompileOptions,
+  built?: Alphabet,
 ): Generator<void, CompiledPack, void> {
-  const alphabet = packAlphabet(automata);
+  const alphabet = built ?? packAlphabet(automata);
   yield;
   const resolved: Required<CompileOptions> = {
     allowedImageHosts: [...(options.allowedImageHosts ?? [])],

@@ -345,9 +345,11 @@ function asPackError(error: unknown, path: string): CompiledPackError {
  * throws CompiledPackError inside the guard, which fails that stream or
  * request closed (stream-guard.ts), as a refused pack does; the same error
  * every time it is asked for. Always-on rules (no keywords) run from the first
- * unit of every stream, so theirs are checked here, now.
+ * unit of every stream, so theirs are checked here, now. Exported for the `csg`
+ * bundle's built tables (built-tables.ts), which decode one rule's data only when
+ * its automaton is first needed.
  */
-function ruleAutomaton(
+export function ruleAutomaton(
   value: unknown,
   path: string,
   budget: { states: number },

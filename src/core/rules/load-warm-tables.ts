@@ -439,7 +439,7 @@ function bigramTable(value: unknown, path: string): Uint8Array | null {
 }
 
 /** One subset's automaton and bigram table, checked. */
-interface Seeded {
+export interface Seeded {
   key: string;
   automaton: KeywordAutomaton;
   bigrams: Uint8Array | null;
@@ -507,11 +507,14 @@ export function* loadWarmTablesSteps(
     });
     yield;
   }
-  return seed(pack, starts, waits, seeded);
+  return seedPackCaches(pack, starts, waits, seeded);
 }
 
-/** Only once everything is checked: the pack's caches, seeded. */
-function seed(
+/**
+ * Only once everything is checked: the pack's caches, seeded. Also for the
+ * `csg` bundle's own built tables (built-tables.ts), checked by their digest.
+ */
+export function seedPackCaches(
   pack: CompiledPack,
   starts: readonly (Uint8Array | null)[],
   waits: readonly (StartDeferral | null)[],

@@ -62,7 +62,13 @@ describe('the csg bundle', () => {
   }, T);
 
   it('writes the bundle, the serialised pack and the list of its inputs', () => {
-    for (const name of ['csg.mjs', 'builtin-pack.json', 'builtin-warm.json', 'inputs.json']) {
+    for (const name of [
+      'csg.mjs',
+      'builtin-pack.json',
+      'builtin-warm.json',
+      'builtin-tables.bin',
+      'inputs.json',
+    ]) {
       expect(existsSync(join(outDir, name))).toBe(true);
     }
     const record = JSON.parse(readFileSync(join(outDir, 'inputs.json'), 'utf8')) as {

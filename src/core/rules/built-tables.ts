@@ -1,0 +1,520 @@
+/**
+ * A warmed pack's built structures as one binary file (issue 19 §2): the
+ * alphabet's class table, each always-on rule's start classes and start
+ * deferral, and each keyword automaton's goto rows, depths, failure links,
+ * merged outputs and extending rules, with its scanner's bigram table. The
+ * `csg` bundle (scripts/build-cli.js) writes it beside the serialised pack and
+ * reads it back as typed-array views of the file's bytes, so a short run
+ * builds none of them: building them from the warm tables (load-warm-tables.ts)
+ * and the alphabet from the rules' sets was most of `echo hi | csg scan`.
+ *
+ * Nothing here is re-proved: the file is used only while its bytes have the
+ * digest the build recorded (src/cli/builtin-pack.ts, data-digest.ts), that is,
+ * only as this build's own producer wrote it; any other file goes the warm
+ * tables' fully checked path. `decodeBuiltTables` still checks the layout
+ * (magic, version, every section inside the file, every length what its table
+ * needs), so a file that slipped past the digest is refused, not misread out of
+ * bounds. The page never reads this format: its tables cross a channel.
+ *
+ * Layout: "CSGB", format version (u32 LE), header length (u32 LE), the header
+ * as UTF-8 JSON (`BuiltHeader`: what each table is and where its section lies),
+ * then the sections, each at a multiple of 8 bytes from the start.
+ */
+import { KeywordAutomaton, type KeywordHit } from '../guard/keyword-automaton.ts';
+import { runToEnd } from '../guard/run-to-end.ts';
+import { cachedBigramTable } from '../guard/scanner.ts';
+import type { Alphabet } from '../regex/alphabet.ts';
+import type { CharSet } from '../regex/char-set.ts';
+import {
+  type CompiledPack,
+  type CompiledRule,
+  type RuleAnalysis,
+  type RuleAutomaton,
+  assembleCompiledPackSteps,
+} from './compiled-pack.ts';
+import { CompiledPackError, ruleAutomaton } from './load-compiled-pack.ts';
+import { type Seeded, seedPackCaches } from './load-warm-tables.ts';
+import type { SerialisedPack, SerialisedSpec } from './serialised-pack.ts';
+import type { StartDeferral } from './start-deferral.ts';
+import { subsetKey } from './warm-tables.ts';
+
+export const BUILT_TABLES_MAGIC = 'CSGB';
+/** Bumped whenever the layout or the meaning of a table changes. */
+export const BUILT_TABLES_VERSION = 1;
+
+type SectionType = 'u8' | 'u16' | 'i32';
+/** `[type, byte offset, element count]`. */
+type Section = [SectionType, number, number];
+
+/** A rule as the pack needs it at load; the rest of its data is decoded on first use. */
+interface BuiltSpec {
+  spec: SerialisedSpec;
+  /** null when unbounded. */
+  structuralMaxLength: number | null;
+  maxLength: number;
+  /** The serialised rule (serialised-pack.ts) as ASCII JSON: bytes [from, to) of `ruleText`. */
+  text: [number, number];
+}
+
+interface BuiltRule {
+  /** Section of the start classes (one per alphabet class), or -1 for none. */
+  starts: number;
+  /** Sections of the start deferral's trigger and breaker, or -1 when the rule does not wait. */
+  trigger: number;
+  breaker: number;
+}
+
+interface BuiltTrie {
+  symbols: number;
+  nodeCount: number;
+  symbolOf: number;
+  goto: number;
+  depth: number;
+  fail: number;
+}
+
+interface BuiltAutomaton {
+  /** Pack indices of the subset's rules, in the order the guard asks for them. */
+  subset: number[];
+  trie: number;
+  maxKeywordLength: number;
+  keywords: string[];
+  hasOutput: number;
+  /** Per node: index of its output list; lists as rows of (rule, length) pairs. */
+  outputOf: number;
+  outputStart: number;
+  hitRule: number;
+  hitLength: number;
+  /** Per node: index of its extending-rules list; lists as rows of rule numbers. */
+  extendingOf: number;
+  extendingStart: number;
+  extendingRule: number;
+  /** Section of the bigram table (65,536 bytes), or -1 when not built. */
+  bigrams: number;
+}
+
+export interface BuiltHeader {
+  pack: { name: string; version: string; rules: number; classCount: number };
+  sections: Section[];
+  alphabet: { classOf: number; representative: number; kind: number; intervalStart: number };
+  /** Section of every serialised rule's JSON, one after another (`BuiltSpec.text`). */
+  ruleText: number;
+  specs: BuiltSpec[];
+  /** Per rule: null for a keyword rule. */
+  rules: (BuiltRule | null)[];
+  tries: BuiltTrie[];
+  automata: BuiltAutomaton[];
+}
+
+export class BuiltTablesError extends Error {
+  override name = 'BuiltTablesError';
+}
+
+type View = Uint8Array | Uint16Array | Int32Array;
+
+/** Collects the sections while encoding. */
+class SectionWriter {
+  readonly sections: Section[] = [];
+  readonly parts: View[] = [];
+  private size = 0;
+
+  add(view: View): number {
+    const type: SectionType =
+      view instanceof Uint8Array ? 'u8' : view instanceof Uint16Array ? 'u16' : 'i32';
+    this.size = Math.ceil(this.size / 8) * 8;
+    this.sections.push([type, this.size, view.length]);
+    this.parts.push(view);
+    this.size += view.byteLength;
+    return this.sections.length - 1;
+  }
+}
+
+/** Lists as one index per node into distinct rows (equal lists share a row). */
+function rowsOf<T>(
+  lists: readonly (readonly T[])[],
+  key: (list: readonly T[]) => string,
+): { of: Int32Array; start: Int32Array; items: T[] } {
+  const row = new Map<string, number>();
+  const start = [0];
+  const items: T[] = [];
+  const of = new Int32Array(lists.length);
+  lists.forEach((list, node) => {
+    const k = key(list);
+    let r = row.get(k);
+    if (r === undefined) {
+      r = start.length - 1;
+      row.set(k, r);
+      items.push(...list);
+      start.push(items.length);
+    }
+    of[node] = r;
+  });
+  return { of, start: Int32Array.from(start), items };
+}
+
+/** JSON with every non-ASCII unit escaped, so it can be read back without a UTF-8 decoder. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** ASCII bytes as a string (TextDecoder's first use alone cost ~10 ms of a start). */
+function asciiText(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 0x2000) {
+    out += String.fromCharCode(...bytes.subarray(i, i + 0x2000));
+  }
+  return out;
+}
+
+function asciiBytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
+}
+
+/**
+ * The built structures of `pack`, loaded from `serialised`, as one file.
+ * `pack` must be warmed for the subsets listed (warm-tables.ts
+ * `serialiseWarmTables` warms the pack it is given): their automata, bigram
+ * tables, start classes and deferrals are read from its caches.
+ */
+export function encodeBuiltTables(
+  serialised: SerialisedPack,
+  pack: CompiledPack,
+  subsets: readonly (readonly number[])[],
+): Uint8Array {
+  const w = new SectionWriter();
+  const { alphabet } = pack;
+  let ruleText = '';
+  const specs = serialised.rules.map((rule): BuiltSpec => {
+    const from = ruleText.length;
+    ruleText += asciiJson(rule);
+    return {
+      spec: rule.spec,
+      structuralMaxLength: rule.structuralMaxLength,
+      maxLength: rule.maxLength,
+      text: [from, ruleText.length],
+    };
+  });
+  const header: BuiltHeader = {
+    pack: {
+      name: pack.name,
+      version: pack.version,
+      rules: pack.rules.length,
+      classCount: alphabet.classCount,
+    },
+    sections: w.sections,
+    alphabet: {
+      classOf: w.add(alphabet.classOf),
+      representative: w.add(alphabet.representative),
+      kind: w.add(alphabet.kind),
+      intervalStart: w.add(alphabet.intervalStart),
+    },
+    ruleText: w.add(asciiBytes(ruleText)),
+    specs,
+    rules: pack.rules.map((rule) => {
+      if (rule.keyword) return null;
+      const deferral = rule.deferral ?? null;
+      return {
+        starts: rule.startClasses === null ? -1 : w.add(rule.startClasses),
+        trigger: deferral === null ? -1 : w.add(deferral.trigger),
+        breaker: deferral === null ? -1 : w.add(deferral.breaker),
+      };
+    }),
+    tries: [],
+    automata: [],
+  };
+  const trieOf = new Map<Int32Array, number>();
+  for (const indices of subsets) {
+    const subset = indices.map((i) => pack.rules[i] as CompiledRule);
+    const automaton = pack.keywordAutomaton(subset);
+    if (automaton === null) continue;
+    let trie = trieOf.get(automaton.goto);
+    if (trie === undefined) {
+      trie = header.tries.length;
+      trieOf.set(automaton.goto, trie);
+      header.tries.push({
+        symbols: automaton.symbols,
+        nodeCount: automaton.nodeCount,
+        symbolOf: w.add(automaton.symbolOf),
+        goto: w.add(automaton.goto),
+        depth: w.add(automaton.depth),
+        fail: w.add(automaton.fail),
+      });
+    }
+    const outputs = rowsOf(automaton.outputs, (hits) =>
+      hits.map((h) => `${h.rule}:${h.length}`).join(),
+    );
+    const extending = rowsOf(automaton.extendingRules, (rules) => rules.join());
+    const bigrams = cachedBigramTable(automaton);
+    header.automata.push({
+      subset: [...indices],
+      trie,
+      maxKeywordLength: automaton.maxKeywordLength,
+      keywords: [...automaton.keywords],
+      hasOutput: w.add(automaton.hasOutput),
+      outputOf: w.add(outputs.of),
+      outputStart: w.add(outputs.start),
+      hitRule: w.add(Int32Array.from(outputs.items, (h) => h.rule)),
+      hitLength: w.add(Int32Array.from(outputs.items, (h) => h.length)),
+      extendingOf: w.add(extending.of),
+      extendingStart: w.add(extending.start),
+      extendingRule: w.add(Int32Array.from(extending.items)),
+      bigrams: bigrams === undefined ? -1 : w.add(bigrams),
+    });
+  }
+  const headerBytes = asciiBytes(asciiJson(header));
+  const base = Math.ceil((12 + headerBytes.length) / 8) * 8;
+  const last = w.sections[w.sections.length - 1];
+  const end = last === undefined ? 0 : last[1] + last[2] * bytesPer(last[0]);
+  const out = new Uint8Array(base + end);
+  out.set(asciiBytes(BUILT_TABLES_MAGIC), 0);
+  const words = new DataView(out.buffer);
+  words.setUint32(4, BUILT_TABLES_VERSION, true);
+  words.setUint32(8, headerBytes.length, true);
+  out.set(headerBytes, 12);
+  w.parts.forEach((view, i) => {
+    const at = base + (w.sections[i] as Section)[1];
+    out.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), at);
+  });
+  return out;
+}
+
+function bytesPer(type: SectionType): number {
+  return type === 'u8' ? 1 : type === 'u16' ? 2 : 4;
+}
+
+/** The file's tables as views of its bytes, its layout checked. */
+export interface BuiltTables {
+  header: BuiltHeader;
+  alphabet: Alphabet;
+  section(index: number, type: SectionType, length: number): View;
+}
+
+/** Little-endian typed arrays: the views read the file's bytes as this platform orders them. */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/**
+ * The file's header and its sections as views (no copy unless the bytes are
+ * misaligned in memory). Throws BuiltTablesError when the layout is wrong.
+ */
+export function decodeBuiltTables(file: Uint8Array): BuiltTables {
+  if (!LITTLE_ENDIAN) throw new BuiltTablesError('a big-endian platform reads another layout');
+  const bytes = file.byteOffset % 8 === 0 ? file : file.slice();
+  const magic = asciiText(bytes.subarray(0, 4));
+  if (bytes.length < 12 || magic !== BUILT_TABLES_MAGIC)
+    throw new BuiltTablesError('not built tables');
+  const words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (words.getUint32(4, true) !== BUILT_TABLES_VERSION) {
+    throw new BuiltTablesError(`format version is not ${BUILT_TABLES_VERSION}`);
+  }
+  const headerLength = words.getUint32(8, true);
+  if (12 + headerLength > bytes.length) throw new BuiltTablesError('the header overruns the file');
+  let header: BuiltHeader;
+  try {
+    header = JSON.parse(asciiText(bytes.subarray(12, 12 + headerLength))) as BuiltHeader;
+  } catch {
+    throw new BuiltTablesError('the header is not JSON');
+  }
+  const base = Math.ceil((12 + headerLength) / 8) * 8;
+  const section = (index: number, type: SectionType, length: number): View => {
+    const entry = header.sections[index];
+    if (entry === undefined || entry[0] !== type || entry[2] !== length) {
+      throw new BuiltTablesError(`section ${index} is not ${length} of ${type}`);
+    }
+    const at = base + entry[1];
+    if (at % 8 !== 0 || at + length * bytesPer(type) > bytes.length) {
+      throw new BuiltTablesError(`section ${index} lies outside the file`);
+    }
+    const offset = bytes.byteOffset + at;
+    if (type === 'u8') return new Uint8Array(bytes.buffer, offset, length);
+    if (type === 'u16') return new Uint16Array(bytes.buffer, offset, length);
+    return new Int32Array(bytes.buffer, offset, length);
+  };
+  const { classCount } = header.pack;
+  const a = header.alphabet;
+  const intervals = header.sections[a.intervalStart]?.[2] ?? -1;
+  const alphabet: Alphabet = {
+    classOf: section(a.classOf, 'u16', 0x10000) as Uint16Array,
+    classCount,
+    representative: section(a.representative, 'u16', classCount) as Uint16Array,
+    kind: section(a.kind, 'u8', classCount) as Uint8Array,
+    intervalStart: section(a.intervalStart, 'i32', intervals) as Int32Array,
+  };
+  return { header, alphabet, section };
+}
+
+/** Rows `start[r]..start[r + 1]` of `items`, each made once, by `make`. */
+function rows<T>(start: Int32Array, make: (from: number, to: number) => T): T[] {
+  const out = new Array<T>(start.length - 1);
+  for (let r = 0; r + 1 < start.length; r++) {
+    out[r] = make(start[r] as number, start[r + 1] as number);
+  }
+  return out;
+}
+
+function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number): KeywordAutomaton {
+  const { section, header } = tables;
+  const trie = header.tries[entry.trie];
+  if (trie === undefined) throw new BuiltTablesError(`no trie ${entry.trie}`);
+  const n = trie.nodeCount;
+  const length = (index: number): number => header.sections[index]?.[2] ?? -1;
+  const outputStart = section(entry.outputStart, 'i32', length(entry.outputStart)) as Int32Array;
+  const hits = length(entry.hitRule);
+  const hitRule = section(entry.hitRule, 'i32', hits);
+  const hitLength = section(entry.hitLength, 'i32', hits);
+  const outputLists = rows(outputStart, (from, to) => {
+    const list: KeywordHit[] = [];
+    for (let k = from; k < to; k++) {
+      list.push({ rule: hitRule[k] as number, length: hitLength[k] as number });
+    }
+    return list;
+  });
+  const extendingStart = section(
+    entry.extendingStart,
+    'i32',
+    length(entry.extendingStart),
+  ) as Int32Array;
+  const extendingRule = section(entry.extendingRule, 'i32', length(entry.extendingRule));
+  const extendingLists = rows(extendingStart, (from, to) =>
+    Array.from(extendingRule.subarray(from, to)),
+  );
+  const listed = <T>(of: View, lists: T[], what: string): T[] =>
+    Array.from(of, (r) => {
+      const list = lists[r];
+      if (list === undefined) throw new BuiltTablesError(`${what} names no list ${r}`);
+      return list;
+    });
+  const checkRows = (start: Int32Array, items: number, what: string): void => {
+    if (start[0] !== 0 || start[start.length - 1] !== items) {
+      throw new BuiltTablesError(`${what} rows do not span their items`);
+    }
+    for (let r = 1; r < start.length; r++) {
+      if ((start[r] as number) < (start[r - 1] as number)) {
+        throw new BuiltTablesError(`${what} rows go backwards`);
+      }
+    }
+  };
+  checkRows(outputStart, hits, 'output');
+  checkRows(extendingStart, extendingRule.length, 'extending');
+  if (hitRule.some((r) => r >= rules) || extendingRule.some((r) => r >= rules)) {
+    throw new BuiltTablesError('a list names a rule outside its subset');
+  }
+  return new KeywordAutomaton({
+    symbolOf: section(trie.symbolOf, 'u16', 0x10000) as Uint16Array,
+    symbols: trie.symbols,
+    hasOutput: section(entry.hasOutput, 'u8', n) as Uint8Array,
+    goto: section(trie.goto, 'i32', n * trie.symbols) as Int32Array,
+    depth: section(trie.depth, 'i32', n) as Int32Array,
+    fail: section(trie.fail, 'i32', n) as Int32Array,
+    outputs: listed(section(entry.outputOf, 'i32', n), outputLists, 'an output'),
+    extendingRules: listed(section(entry.extendingOf, 'i32', n), extendingLists, 'an extending'),
+    nodeCount: n,
+    maxKeywordLength: entry.maxKeywordLength,
+    keywords: entry.keywords,
+  });
+}
+
+/**
+ * One rule at load: its spec and lengths. Its serialised data is decoded and
+ * checked (load-compiled-pack.ts `ruleAutomaton`) only when its automaton is
+ * first needed, as a loaded pack defers a keyword rule's: most rules never run
+ * in a short scan. A failure then is a CompiledPackError, every time.
+ */
+function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
+  const { header, section } = tables;
+  const entry = header.specs[i] as BuiltSpec;
+  let decoded: RuleAutomaton | undefined;
+  let refused: CompiledPackError | undefined;
+  const path = `pack.rules[${i}]`;
+  const decode = (): RuleAutomaton => {
+    if (decoded !== undefined) return decoded;
+    if (refused !== undefined) throw refused;
+    try {
+      const all = section(header.ruleText, 'u8', header.sections[header.ruleText]?.[2] ?? -1);
+      const json = JSON.parse(asciiText(all.subarray(entry.text[0], entry.text[1]) as Uint8Array));
+      decoded = ruleAutomaton(json, path, { states: Infinity }, true).automaton;
+    } catch (error) {
+      refused =
+        error instanceof CompiledPackError
+          ? error
+          : new CompiledPackError(path, error instanceof Error ? error.message : String(error));
+      throw refused;
+    }
+    return decoded;
+  };
+  return {
+    spec: { ...entry.spec, pattern: '', examples: { match: [], noMatch: [] } },
+    // Only the alphabet is built from the sets, and it comes built.
+    get sets(): readonly CharSet[] {
+      return decode().sets;
+    },
+    analysis: (): RuleAnalysis => decode().analysis(),
+    structuralMaxLength: entry.structuralMaxLength ?? Infinity,
+    maxLength: entry.maxLength,
+  };
+}
+
+/**
+ * The pack the tables were built from: its rules from their specs, their data
+ * decoded on first use (`builtRuleAutomaton`), its alphabet and caches from the
+ * tables. Throws BuiltTablesError when the tables are not laid out right.
+ */
+export function loadBuiltTables(tables: BuiltTables): CompiledPack {
+  const { header } = tables;
+  const { name, version } = header.pack;
+  if (header.specs.length !== header.pack.rules || header.specs.length === 0) {
+    throw new BuiltTablesError('the tables hold no rule specs for the pack');
+  }
+  const automata = header.specs.map((_, i) => builtRuleAutomaton(tables, i));
+  const pack = runToEnd(assembleCompiledPackSteps(name, version, automata, {}, tables.alphabet));
+  return seedBuiltTables(tables, pack);
+}
+
+/**
+ * `pack`, loaded with `tables.alphabet` (load-compiled-pack.ts `alphabet`), with
+ * its caches seeded from the tables as load-warm-tables.ts seeds them from warm
+ * tables. Throws BuiltTablesError when the tables are not laid out for this pack.
+ */
+export function seedBuiltTables(tables: BuiltTables, pack: CompiledPack): CompiledPack {
+  const { header, section } = tables;
+  const { classCount } = header.pack;
+  if (
+    header.pack.name !== pack.name ||
+    header.pack.version !== pack.version ||
+    header.pack.rules !== pack.rules.length ||
+    header.rules.length !== pack.rules.length ||
+    pack.alphabet !== tables.alphabet
+  ) {
+    throw new BuiltTablesError(`not built for ${pack.name}@${pack.version} as loaded`);
+  }
+  const starts: (Uint8Array | null)[] = [];
+  const waits: (StartDeferral | null)[] = [];
+  pack.rules.forEach((rule, i) => {
+    const built = header.rules[i];
+    if ((built === null) !== rule.keyword) {
+      throw new BuiltTablesError(`rule ${i} is not the pack's kind of rule`);
+    }
+    const classes = (index: number) =>
+      index < 0 ? null : (section(index, 'u8', classCount) as Uint8Array);
+    starts.push(built == null ? null : classes(built.starts));
+    const trigger = built == null ? null : classes(built.trigger);
+    const breaker = built == null ? null : classes(built.breaker);
+    waits.push(trigger === null || breaker === null ? null : { trigger, breaker });
+  });
+  const seeded: Seeded[] = header.automata.map((entry) => {
+    if (entry.subset.some((i) => !Number.isInteger(i) || i < 0 || i >= pack.rules.length)) {
+      throw new BuiltTablesError('a subset names a rule outside the pack');
+    }
+    const subset = entry.subset.map((i) => pack.rules[i] as CompiledRule);
+    return {
+      key: subsetKey(subset),
+      automaton: automatonOf(tables, entry, subset.length),
+      bigrams: entry.bigrams < 0 ? null : (section(entry.bigrams, 'u8', 0x10000) as Uint8Array),
+    };
+  });
+  return seedPackCaches(pack, starts, waits, seeded);
+}
