@@ -23,7 +23,7 @@ export function siteKeyOfHost(host: string | undefined): string | undefined {
 }
 
 async function readRefusals() {
-  const stored = await browser.storage.local.get(REWRITE_REFUSALS_KEY);
+  const stored = await browser.storage.local.get([REWRITE_REFUSALS_KEY]);
   return parseRewriteRefusals(stored[REWRITE_REFUSALS_KEY]);
 }
 

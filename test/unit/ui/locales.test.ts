@@ -3,6 +3,7 @@
  * both languages, valid message names, every key the UI code names present, and rule
  * names only for rules that exist.
  */
+import { REWRITE_REFUSED_RULE } from '../../../src/core/outgoing/rewrite-refusal.ts';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECTION_RULES } from '../../../src/content/projection-events.ts';
@@ -78,6 +79,8 @@ describe('UI catalogues', () => {
         ...Object.values(PROJECTION_RULES),
         // The error of an answer that could not be decoded (issue 18 §1).
         UNDECODABLE_RULE,
+        // A site refused a request the guard rewrote (issue 20 §1).
+        REWRITE_REFUSED_RULE,
       ].map(ruleNameKey),
     );
     const stale = Object.keys(en).filter((key) => key.startsWith('rule_') && !ids.has(key));
