@@ -1,7 +1,8 @@
 /**
  * Issue 21 §3: the audit export over OTLP/HTTP in the real browsers. A loopback
- * OTLP/HTTP receiver (otlp-receiver.ts) decodes what arrives with the OTLP/JSON
- * mapping of ExportLogsServiceRequest. A scripted session logs redactions, the
+ * OTLP/HTTP receiver (otlp-receiver.ts) decodes what arrives with the official
+ * protocol definitions (protobufjs, generated from opentelemetry-proto), in either
+ * encoding, and refuses (400) what does not verify. A scripted session logs redactions, the
  * endpoint goes down for a true 30 seconds while more are logged, the background
  * is stopped in the middle of the outage, and the endpoint comes back. Then every
  * record of the audit store must have arrived exactly once, under its idempotent
@@ -17,8 +18,10 @@
  *   `runtime.getBackgroundPage()` that the page it finds afterwards is a new one.
  *
  * Both browsers run at the same time (one test each, concurrently) so the suite
- * pays for one 30-second outage, not two. Last, the endpoint set by the
- * organisation's policy (managed-launch.ts): used, and shown locked in the options page.
+ * pays for one 30-second outage, not two. That run uses the person's encoding
+ * choice, binary protobuf; last, a short run with the endpoint and the encoding
+ * (JSON) set by the organisation's policy (managed-launch.ts): each record arrives
+ * once, in JSON, and both settings are shown locked in the options page.
  */
 import type { Page } from 'puppeteer';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,7 +37,7 @@ import {
   type ExtensionBrowser,
 } from './launch.ts';
 import { launchChromiumWithPolicy, launchFirefoxWithPolicy } from './managed-launch.ts';
-import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.ts';
+import { startOtlpReceiver, type OtlpEncoding, type OtlpReceiver } from './otlp-receiver.ts';
 
 const OUTAGE_MS = 30_000;
 const PROMPTS_BEFORE = ['show me the secret', 'what is in the env file'];
@@ -121,7 +124,7 @@ function backgroundTimeOrigin(extensionPage: Page): Promise<number> {
   });
 }
 
-async function scenario(name: 'chromium' | 'firefox'): Promise<void> {
+async function scenario(name: 'chromium' | 'firefox', encoding: OtlpEncoding): Promise<void> {
   const receiver = await startOtlpReceiver();
   cleanups.push(() => receiver.close());
   const chat = await startMockChat({ chunkDelayMs: 2 });
@@ -132,10 +135,14 @@ async function scenario(name: 'chromium' | 'firefox'): Promise<void> {
       : await launchFirefox({ firefoxPrefs: { 'extensions.background.idle.timeout': 2_000 } });
   cleanups.push(() => target.close());
   const extensionPage = await openExtensionPage(target, OPTIONS_PATH, 'main');
-  // The person's own endpoint, as the options page stores it (loopback: a default host).
-  await extensionPage.evaluate(async (endpoint: string) => {
-    await chrome.storage.local.set({ auditExport: { endpoint } });
-  }, receiver.url);
+  // The person's own endpoint and encoding, as the options page stores them (loopback: a default host).
+  await extensionPage.evaluate(
+    async (endpoint: string, encoding: string) => {
+      await chrome.storage.local.set({ auditExport: { endpoint, encoding } });
+    },
+    receiver.url,
+    encoding,
+  );
 
   const page = await target.browser.newPage();
   await page.goto(`${chat.url}/`, { waitUntil: 'load' });
@@ -214,6 +221,11 @@ async function scenario(name: 'chromium' | 'firefox'): Promise<void> {
   expect(new Set(ids).size).toBe(ids.length);
   expect([...ids].sort()).toEqual(all.map((id) => `${installId}:${id}`).sort());
   expect(receiver.requests.rejected).toBe(0);
+  expect(receiver.encodings).toEqual({
+    json: 0,
+    protobuf: 0,
+    [encoding]: receiver.requests.accepted,
+  });
 
   // The model: resource, scope, event name, and only the allowed attributes.
   for (const record of receiver.records) {
@@ -246,8 +258,8 @@ async function scenario(name: 'chromium' | 'firefox'): Promise<void> {
 
 describe.concurrent('audit export over OTLP/HTTP', () => {
   for (const name of ['chromium', 'firefox'] as const) {
-    it(`${name}: every record arrives exactly once across a worker stop and a 30 s outage, with no text`, async () => {
-      await scenario(name);
+    it(`${name}: every record arrives exactly once across a worker stop and a 30 s outage, with no text (protobuf)`, async () => {
+      await scenario(name, 'protobuf');
     }, 240_000);
   }
 });
@@ -257,12 +269,12 @@ describe('audit export set by the organisation policy', () => {
     ['chromium', launchChromiumWithPolicy],
     ['firefox', launchFirefoxWithPolicy],
   ] as const) {
-    it(`${name}: exports to the policy endpoint and shows it locked`, async () => {
+    it(`${name}: exports to the policy endpoint in the policy encoding (JSON) and shows both locked`, async () => {
       const receiver = await startOtlpReceiver();
       cleanups.push(() => receiver.close());
       const chat = await startMockChat({ chunkDelayMs: 2 });
       cleanups.push(() => chat.close());
-      const target = await launch({ auditExport: { endpoint: receiver.url } });
+      const target = await launch({ auditExport: { endpoint: receiver.url, encoding: 'json' } });
       try {
         // Chromium publishes a fresh install's 3rdparty policy a moment after the
         // extension starts: chat once the options page shows the policy in force.
@@ -282,6 +294,19 @@ describe('audit export set by the organisation policy', () => {
           await extensionPage.$('[data-testid="audit-export"] [data-testid="locked"]'),
         ).not.toBeNull();
         expect(await field?.evaluate((input) => (input as HTMLInputElement).disabled)).toBe(true);
+        // The person's choice (protobuf) is overridden by the organisation's (JSON).
+        await extensionPage.evaluate(async () => {
+          await chrome.storage.local.set({ auditExport: { encoding: 'protobuf' } });
+        });
+        await extensionPage.waitForFunction(
+          () => {
+            const select = document.querySelector<HTMLSelectElement>(
+              '[data-testid="audit-export-encoding"]',
+            );
+            return select?.value === 'json' && select.disabled;
+          },
+          { timeout: 5_000 },
+        );
 
         const page = await target.browser.newPage();
         await page.goto(`${chat.url}/`, { waitUntil: 'load' });
@@ -306,6 +331,8 @@ describe('audit export set by the organisation policy', () => {
             }),
         );
         expect(receivedIds(receiver).map((id) => Number(id.split(':')[1]))).toEqual(ids);
+        expect(receiver.requests.rejected).toBe(0);
+        expect(receiver.encodings).toEqual({ json: receiver.requests.accepted, protobuf: 0 });
       } finally {
         await target.close();
       }

@@ -40,7 +40,7 @@ export type OtlpEncoding = 'json' | 'protobuf';
 export interface OtlpReceiver {
   url: string;
   records: DecodedLogRecord[];
-  /** Every accepted body, as text (protobuf: its bytes as latin1, to search for strings). */
+  /** Every accepted body as UTF-8 text (protobuf too: its strings are UTF-8, to search for them). */
   rawBodies: string[];
   /** Accepted requests by content type. */
   encodings: Record<OtlpEncoding, number>;
@@ -234,7 +234,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
           throw new Error('not an OTLP/HTTP logs request');
         }
         const decoded = decodeLogsRequest(body, encoding);
-        rawBodies.push(body.toString(encoding === 'json' ? 'utf8' : 'latin1'));
+        rawBodies.push(body.toString('utf8'));
         records.push(...decoded);
         encodings[encoding] += 1;
         requests.accepted += 1;
