@@ -110,7 +110,7 @@ function refusal(): TypeError {
 
 export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
   /** The Requests built from a verdict → the verdict's id. */
-  const sent = weakMap<object, string>();
+  const sent = weakMap<object, string | undefined>();
   const guard = async (
     request: OutgoingRequest,
     bytes: boolean,
@@ -129,13 +129,14 @@ export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
     // Request is cloned, so even its body stays unread).
     const base = new Request(input instanceof Request ? input.clone() : request.url, init);
     const guarded = new Request(base, { body: bytes ? bytesOf(verdict.body) : verdict.body });
-    if (verdict.id !== undefined) sent.set(guarded, verdict.id);
+    sent.set(guarded, verdict.id);
     return [guarded];
   };
 
   return {
     answered(input, status) {
-      const id = typeof input === 'object' && input !== null ? sent.get(input) : undefined;
+      // WeakMap.get answers undefined for a key that is no object (a URL string).
+      const id = sent.get(input as object);
       if (id !== undefined) deps.answered?.(id, status);
     },
     prepare(input, init) {

@@ -40,19 +40,21 @@ interface OpenedRequest {
 
 export function installXhrOutgoingHook(
   target: XhrOutgoingTarget,
-  hook: Pick<OutgoingHook, 'prepare'> & {
-    /**
-     * For a synchronous request, which cannot wait for anything: decided with what is at
-     * hand (main-world.ts: page-site-routes.ts `decideNow`); `prepare` by default.
-     */
-    prepareNow?: OutgoingHook['prepare'];
-  },
+  hook: Pick<OutgoingHook, 'prepare'> &
+    Partial<Pick<OutgoingHook, 'answered'>> & {
+      /**
+       * For a synchronous request, which cannot wait for anything: decided with what is at
+       * hand (main-world.ts: page-site-routes.ts `decideNow`); `prepare` by default.
+       */
+      prepareNow?: OutgoingHook['prepare'];
+    },
   reportFailure?: (hook: string, reason: string) => void,
 ): void {
   const proto = target.XMLHttpRequest.prototype;
   const opened = weakMap<XMLHttpRequest, OpenedRequest>();
   const nativeAbort = proto.abort;
   const nativeDispatch = target.EventTarget.prototype.dispatchEvent;
+  const nativeListen = target.EventTarget.prototype.addEventListener;
   const { ProgressEvent, DOMException } = target;
   const NativeDocument = typeof Document === 'undefined' ? undefined : Document;
   type AnyMethod = (this: XMLHttpRequest, ...args: never[]) => unknown;
@@ -118,6 +120,8 @@ export function installXhrOutgoingHook(
               const bytes = recogniseRequest(probe)?.bytes === true;
               const body = bytes ? await copy.arrayBuffer() : await copy.text();
               apply(nativeSend, this, [body]);
+              // Issue 20: the answer's status, as the fetch hook reports it (0: no answer).
+              apply(nativeListen, this, ['loadend', () => hook.answered?.(copy, this.status)]);
             },
             () => fail(this),
           )

@@ -96,7 +96,7 @@ describe.each([
     for (const file of Object.values(CONTENT_SCRIPT_FILES)) expect(exposed).not.toContain(file);
   });
 
-  it('keeps the MAIN-world script small: at most 58.23 KB minified (issues 4, 18, 19 and 20)', async () => {
+  it('keeps the MAIN-world script small: at most 58.29 KB minified (issues 4, 18, 19 and 20)', async () => {
     // The same measure as `npm run bench` (bench/browser-render.ts): esbuild's minifier.
     // Issue 4 set 40 KB. Issue 18 added recognition by structure of chat requests and
     // answers (§1, about 2.5 KB) and the built-ins captured at document_start so page
@@ -119,13 +119,13 @@ describe.each([
     // chat-request probe took its built-ins from intrinsics.ts: 57.4 KB; a synchronous XHR
     // in the page's first moments, which cannot wait for the routes, is decided without
     // them (page-site-routes.ts `decideNow`): 57.7 KB. Issue 20 §1: the status of each
-    // guarded send's answer goes to the bridge (`request-answered`: remote-guard.ts,
-    // outgoing-hook.ts `answered`), so a site that refuses rewritten requests is learned:
-    // 0.33 KB, 58.23 KB. The budget stays tight so growth is a decision.
+    // guarded send's answer, fetch or XHR, goes to the bridge (`request-answered`:
+    // remote-guard.ts, outgoing-hook.ts `answered`), so a site that refuses rewritten
+    // requests is learned: 0.39 KB, 58.29 KB. The budget stays tight so growth is a decision.
     const code = readFileSync(join(dir, CONTENT_SCRIPT_FILES.main), 'utf8');
     const esbuild = await import('esbuild');
     const minified = await esbuild.transform(code, { minify: true, target: 'es2022' });
-    expect(Buffer.byteLength(minified.code)).toBeLessThanOrEqual(58_230);
+    expect(Buffer.byteLength(minified.code)).toBeLessThanOrEqual(58_290);
   });
 
   it('holds no site route in the MAIN-world script: the bridge sends them as data', () => {

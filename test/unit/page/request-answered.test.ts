@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createOutgoingHook } from '../../../src/page/outgoing-hook.ts';
 import { createRemoteGuards } from '../../../src/page/remote-guard.ts';
 import { installFetchHook } from '../../../src/page/fetch-hook.ts';
+import { installXhrOutgoingHook } from '../../../src/page/xhr-outgoing-hook.ts';
 import type { PageToBridge } from '../../../src/protocol/page-channel.ts';
 
 const URL_CHAT = 'https://chat.example/v1/chat/completions';
@@ -69,5 +70,47 @@ describe('the status of a guarded send', () => {
     const response = await target.fetch(input);
     expect(response.status).toBe(422);
     expect(seen).toEqual([[input, 422]]);
+  });
+
+  it('the XHR send hook reports the status of its guarded send once it has loaded', async () => {
+    const answered: [string, number][] = [];
+    const hook = createOutgoingHook({
+      guard: (_request, body) => Promise.resolve({ send: true, body, id: 'x1' }),
+      baseUrl: () => 'https://chat.example/c/1',
+      answered: (id, status) => answered.push([id, status]),
+    });
+    const sends: unknown[] = [];
+    class FakeXhr extends EventTarget {
+      status = 0;
+      open(..._args: unknown[]): void {}
+      setRequestHeader(_name: string, _value: string): void {}
+      send(body?: unknown): void {
+        sends.push(body);
+      }
+      abort(): void {}
+    }
+    installXhrOutgoingHook(
+      {
+        XMLHttpRequest: FakeXhr as unknown as typeof XMLHttpRequest,
+        ProgressEvent: Event as unknown as typeof ProgressEvent,
+        DOMException,
+        EventTarget,
+        Function,
+      },
+      {
+        prepare: (input, requestInit) => hook.prepare(input, requestInit),
+        answered: hook.answered,
+      },
+    );
+    const xhr = new FakeXhr();
+    const page = xhr as unknown as XMLHttpRequest;
+    page.open('POST', '/v1/chat/completions');
+    page.setRequestHeader('content-type', 'application/json');
+    page.send(init('hello').body as string);
+    await expect.poll(() => sends.length, { timeout: 10_000 }).toBe(1);
+    expect(answered).toEqual([]);
+    xhr.status = 412;
+    xhr.dispatchEvent(new Event('loadend'));
+    expect(answered).toEqual([['x1', 412]]);
   });
 });
