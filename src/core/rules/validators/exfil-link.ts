@@ -71,15 +71,78 @@ export function exfilLinkVerdict(
   const definition = DEFINITION.exec(text);
   const destination = definition === null ? text : text.slice(definition[0].length);
   const { url, incomplete } = destinationUrl(destination);
-  const image = exfilUrlVerdictOf(url, incomplete, allowedHosts);
-  const host = image.host;
+  const judged = urlVerdict(url, incomplete, allowedHosts, target);
+  const host = judged.host;
   // A definition whose destination no renderer accepts (unbalanced parentheses,
   // `[a]: :forEach((x)` in a code sample) is not a definition but text, unless
   // the destination reached the rule's bound: then it may have been cut (fail closed).
   if (incomplete && definition !== null && destination.trimStart().length < DEFINITION_BOUND) {
     return { risky: false, host };
   }
-  if (bareUrl(text) && !LINKABLE_HOST.test(bareHost(url))) return { risky: false, host };
+  if (bareUrl(text) && !linkableHost(judged, url)) return { risky: false, host };
+  return { risky: judged.risky, host };
+}
+
+/**
+ * The verdict on a destination URL: a function of the URL, whether it was cut
+ * off, the allow-list and the target alone, not of the Markdown around it. One
+ * URL is judged by several rules (an inline link `[t](https://…)` is also read
+ * by the bare-URL rule, issue 19 §3: the same URL was parsed twice, a fifth of
+ * the bulk time), so the verdicts of the latest URLs are kept per allow-list.
+ */
+interface UrlVerdict {
+  risky: boolean;
+  host: string;
+  /** `LINKABLE_HOST` of the URL's bare host, read when a bare URL first needs it. */
+  linkable?: boolean;
+}
+
+/** Per allow-list (one per compiled pack) and target: the latest URLs' verdicts. */
+const urlVerdicts = new WeakMap<readonly string[], Map<string, UrlVerdict>[]>();
+/** Bounded: cleared when full (a stream reads a URL's rules within a few hundred units). */
+const URL_MEMO_LIMIT = 256;
+/** Longer URLs are judged every time: the memo's memory stays small. */
+const URL_MEMO_MAX_LENGTH = 512;
+
+function urlVerdict(
+  url: string,
+  incomplete: boolean,
+  allowedHosts: readonly string[],
+  target: 'link' | 'image',
+): UrlVerdict {
+  if (url.length > URL_MEMO_MAX_LENGTH) return judgeUrl(url, incomplete, allowedHosts, target);
+  let memos = urlVerdicts.get(allowedHosts);
+  if (memos === undefined) {
+    memos = [new Map(), new Map(), new Map(), new Map()];
+    urlVerdicts.set(allowedHosts, memos);
+  }
+  const memo = memos[(target === 'image' ? 2 : 0) + (incomplete ? 1 : 0)] as Map<
+    string,
+    UrlVerdict
+  >;
+  let verdict = memo.get(url);
+  if (verdict === undefined) {
+    verdict = judgeUrl(url, incomplete, allowedHosts, target);
+    if (memo.size >= URL_MEMO_LIMIT) memo.clear();
+    memo.set(url, verdict);
+  }
+  return verdict;
+}
+
+function linkableHost(verdict: UrlVerdict, url: string): boolean {
+  verdict.linkable ??= LINKABLE_HOST.test(bareHost(url));
+  return verdict.linkable;
+}
+
+/** `urlVerdict` without the memo (test/property/url-verdict-memo.test.ts compares the two). */
+function judgeUrl(
+  url: string,
+  incomplete: boolean,
+  allowedHosts: readonly string[],
+  target: 'link' | 'image',
+): UrlVerdict {
+  const image = exfilUrlVerdictOf(url, incomplete, allowedHosts);
+  const host = image.host;
   if (incomplete) return { risky: true, host };
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url);
   const name = scheme?.[1]?.toLowerCase();
@@ -87,8 +150,9 @@ export function exfilLinkVerdict(
   const afterScheme = scheme === null ? url : url.slice(scheme[0].length);
   const absolute = /^[/\\]{2}/.test(afterScheme) || name === 'http' || name === 'https';
   if (target === 'image') {
-    if (!absolute) return image;
-    if (name !== undefined && name !== 'http' && name !== 'https') return image;
+    if (!absolute) return { risky: image.risky, host };
+    if (name !== undefined && name !== 'http' && name !== 'https')
+      return { risky: image.risky, host };
     // A query holding more than a few short settings is a data channel however
     // short its value (`?d=abc123`); badge settings are not
     // (`exfil-image-config-query.ts`), on any host. A fragment is never sent
