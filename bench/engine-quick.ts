@@ -1,9 +1,10 @@
 /**
- * `tsx bench/engine-quick.ts [mb]`: the engine part of `npm run bench` alone
- * (4-unit and 4096-unit chunks over the first `mb` MB of the workload, best
- * of 3 each, in
- * CPU time of this process), plus a digest of the output and events, so a change to the
- * engine can be timed and checked for identical output in seconds.
+ * `tsx bench/engine-quick.ts [mb] [runs]`: the engine part of `npm run bench`
+ * alone (4-unit and 4096-unit chunks over the first `mb` MB of the workload,
+ * best of `runs` (3) each, in CPU time of this process), plus a digest of the
+ * output and events, so a change to the engine can be timed and checked for
+ * identical output in seconds. On a shared machine, compare old and new trees
+ * alternately with more runs (docs/engine-speed.md).
  */
 import { createHash } from 'node:crypto';
 import { StreamGuard } from '../src/core/guard/stream-guard.ts';
@@ -13,6 +14,7 @@ import { unitOffsetAtBytes, utf8Length } from './utf8-length.ts';
 
 const pack = getCorePack();
 const mb = Number(process.argv[2] ?? '10');
+const runs = Number(process.argv[3] ?? '3');
 const workload = buildWorkload();
 const units = unitOffsetAtBytes(workload.text, mb * 1e6);
 const chunks = workload.chunks.slice(0, Math.ceil(units / workload.chunkChars));
@@ -49,8 +51,8 @@ function best(cs: readonly string[], n: number): { mbps: number; digest: string 
 }
 
 run(workload.chunks.slice(0, 250_000));
-const small = best(chunks, 3);
-const large = best(bulk, 3);
+const small = best(chunks, runs);
+const large = best(bulk, runs);
 process.stdout.write(
   `4-unit ${small.mbps.toFixed(2)} MB/s (${small.digest})  bulk ${large.mbps.toFixed(2)} MB/s (${large.digest})\n`,
 );

@@ -180,7 +180,7 @@ function countRedactions(texts: readonly string[]): number {
 }
 
 /** One replay of the body; returns its wall time and what the page would receive. */
-function replaySeconds(
+export function replaySeconds(
   adapter: WireAdapter,
   pack: CompiledPack,
   pieces: readonly string[],
@@ -193,7 +193,7 @@ function replaySeconds(
   return { seconds: seconds(t), output };
 }
 
-function engineRun(
+export function engineRun(
   pack: CompiledPack,
   chunks: readonly string[],
 ): { seconds: number; output: string[] } {
