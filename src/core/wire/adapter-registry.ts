@@ -23,7 +23,6 @@ import { geminiApiJson, geminiApiStream } from './adapters/gemini-api.ts';
 import { geminiWeb } from './adapters/gemini-web.ts';
 import { grokWeb } from './adapters/grok-web.ts';
 import { huggingChat } from './adapters/huggingchat.ts';
-import { huggingChatHistory } from './adapters/huggingchat-history.ts';
 import { leChat } from './adapters/le-chat.ts';
 import { qwenChat } from './adapters/qwen-chat.ts';
 import { zai } from './adapters/zai.ts';
@@ -65,7 +64,6 @@ const adapters: readonly WireAdapter[] = [
   libreChatHistory,
   lobeChat,
   grokWeb,
-  huggingChatHistory,
   huggingChat,
   leChat,
   qwenChat,

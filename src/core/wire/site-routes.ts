@@ -42,13 +42,12 @@ export const SITE_ROUTES = {
   lobechat: String.raw`\/webapi\/chat\/[^/?#]+(?:[?#]|$)`,
   /** xAI Grok web (WIRE-FORMATS-2.md §4.3): NDJSON answers to the conversation routes. */
   'grok-web': String.raw`\/app-chat\/conversations\/(?:new|.+\/responses|reconnect-response)`,
-  /** HuggingChat (chat-ui, §4.6): the JSONL answer to a conversation POST, and its SSE reattach. */
-  huggingchat: String.raw`\/conversation\/[0-9a-f]{24}(?:\/stream)?\/?(?:[?#]|$)`,
   /**
-   * HuggingChat's conversation document (§4.6): `GET {base}/api/conversation/{id}`, and
-   * `/api/v2/conversations/{id}`, which chat-ui's current page reads (adapters/huggingchat-history.ts).
+   * HuggingChat (chat-ui, §4.6): the JSONL answer to a conversation POST, its SSE reattach,
+   * and the conversation document (`/api/conversation/{id}`, and `/api/v2/conversations/{id}`
+   * that chat-ui's current page reads: adapters/huggingchat-history.ts).
    */
-  'huggingchat-history': String.raw`\/api\/(?:conversation|v2\/conversations)\/[0-9a-f]{24}\/?(?:[?#]|$)`,
+  huggingchat: String.raw`\/(?:conversation|api\/v2\/conversations)\/[0-9a-f]{24}(?:\/stream)?\/?(?:[?#]|$)`,
   /**
    * History loads whose path the document gives but not the body: Grok's `load-responses`
    * (§4.3, MED), Qianwen's `/api/v2/conversation/…` (§3.2, LOW, a prefix), Doubao's

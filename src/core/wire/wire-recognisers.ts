@@ -243,13 +243,6 @@ export const recognisers = {
   grokWeb: bySiteUrl('grok-web', 'ndjson'),
   /** HuggingChat (chat-ui, §4.6): the JSONL answer to a conversation POST, and its SSE reattach. */
   huggingChat: bySiteUrl('huggingchat', 'sniffed'),
-  /** HuggingChat's conversation document (§4.6): JSON, tried before the answer route it shares. */
-  huggingChatHistory: {
-    id: 'huggingchat-history',
-    format: 'huggingchat',
-    framing: 'whole-body',
-    detect: (probe) => isJson(probe) && onRoute('huggingchat-history', probe.url),
-  },
   /** Mistral Le Chat (§4.4, LOW): the `N:json` line answer to `/api/chat`. */
   leChat: bySiteUrl('le-chat', 'ndjson'),
   /** Qwen Chat (§3.1, MED): before OpenAI chat, whose URL shape it shares. */
@@ -413,7 +406,6 @@ export const wireRecognisers: readonly WireRecogniser[] = [
   recognisers.libreChatHistory,
   recognisers.lobeChat,
   recognisers.grokWeb,
-  recognisers.huggingChatHistory,
   recognisers.huggingChat,
   recognisers.leChat,
   recognisers.qwenChat,

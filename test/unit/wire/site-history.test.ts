@@ -5,7 +5,8 @@
  *   both the documented `/api/conversation/{id}` and the superjson
  *   `/api/v2/conversations/{id}`: the assistant's `content`, `reasoning` and
  *   `finalAnswer.text` are guarded as the stream is; the person's own message
- *   is left as written (DESIGN.md §3.8);
+ *   is left as written (DESIGN.md §3.8); read by the HuggingChat adapter, whose
+ *   routes answer it (adapters/huggingchat-history.ts);
  * - Z.ai's `GET /api/v1/chats/{id}` (§3.5, inferred from Open WebUI) is read by
  *   the Open WebUI history adapter;
  * - the paths whose body no document gives (Grok §4.3, Qianwen §3.2, Doubao
@@ -15,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import { detectAdapter } from '../../../src/core/wire/adapter-registry.ts';
-import { huggingChatHistory } from '../../../src/core/wire/adapters/huggingchat-history.ts';
+import { huggingChat } from '../../../src/core/wire/adapters/huggingchat.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import { fixture } from '../../support/wire-harness.ts';
 
@@ -41,7 +42,7 @@ describe('HuggingChat conversation document (§4.6 History)', () => {
     '%s: the assistant texts are guarded, the person’s message is not',
     (file) => {
       const body = fixture(`huggingchat/${file}`);
-      const replay = replayBody(huggingChatHistory, pack, [body]);
+      const replay = replayBody(huggingChat, pack, [body]);
       const before = messagesOf(body);
       const after = messagesOf(replay.output);
       expect(after.map((m) => m.from)).toEqual(before.map((m) => m.from));
@@ -61,19 +62,33 @@ describe('HuggingChat conversation document (§4.6 History)', () => {
 
   it('an error document (no messages) passes as it is, unreported', () => {
     const body = '{"message":"Conversation not found"}';
-    const replay = replayBody(huggingChatHistory, pack, [body]);
+    const replay = replayBody(huggingChat, pack, [body]);
     expect(replay.output).toBe(body);
     expect(replay.issues).toEqual([]);
   });
 
-  it('the conversation POST (the answer stream) is still the stream adapter’s', () => {
-    const probe = { contentType: 'application/jsonl', head: '{"type":"status"' };
-    const url = 'https://huggingface.co/chat/conversation/6750f0a1b2c3d4e5f6a7b8c9';
-    expect(detectAdapter({ ...probe, url })?.id).toBe('huggingchat');
-    const history = 'https://huggingface.co/chat/api/conversation/6750f0a1b2c3d4e5f6a7b8c9';
-    expect(detectAdapter({ ...probe, url: history, contentType: 'application/json' })?.id).toBe(
-      'huggingchat-history',
-    );
+  it('both routes are the HuggingChat adapter’s; its answer stream is still read as one', () => {
+    const probe = { contentType: 'application/json', head: '{"messages":[' };
+    for (const url of [
+      'https://huggingface.co/chat/api/conversation/6750f0a1b2c3d4e5f6a7b8c9',
+      'https://huggingface.co/chat/api/v2/conversations/6750f0a1b2c3d4e5f6a7b8c9',
+    ]) {
+      expect(detectAdapter({ ...probe, url })?.id).toBe('huggingchat');
+    }
+    // The answer stream's first line is an update, not a document: the stream's session
+    // reads it (its own fixtures, through the harness, end with its own block ending).
+    const stream = fixture('huggingchat/conversation-secret-split.jsonl');
+    const replay = replayBody(huggingChat, pack, [stream]);
+    expect(replay.output).toContain('"type":"finalAnswer"');
+    expect(replay.output).toContain('[redacted:github-pat]');
+  });
+
+  it('a conversation document split anywhere gives the single-chunk result', () => {
+    const body = fixture('huggingchat/history-secret.json');
+    const whole = replayBody(huggingChat, pack, [body]).output;
+    for (const at of [1, 17, body.length >> 1, body.length - 1]) {
+      expect(replayBody(huggingChat, pack, [body.slice(0, at), body.slice(at)]).output).toBe(whole);
+    }
   });
 });
 

@@ -19,14 +19,22 @@
  * Guarded, each an `echo` slot of its own channel, in messages `from`
  * `assistant`: `content`, `reasoning`, and each `finalAnswer` update's `text`.
  * The person's own messages are never rewritten (DESIGN.md §3.8); every other
- * byte passes through.
+ * byte passes through; a block before anything was sent answers the same
+ * document with the guarded texts emptied (json-body-session.ts).
+ *
+ * Not a recogniser of its own: the document's routes are the conversation routes
+ * the HuggingChat adapter already claims (site-routes.ts `huggingchat`), and the
+ * page's script has a size budget (test/e2e/build-output.test.ts). The adapter's
+ * session reads its first frame: a conversation document (one JSON line, as
+ * `Response.json` writes it, with no `type`) is read here; anything else is the
+ * answer stream (`withConversationDocument`).
  */
 import type { JsonPath } from '../json-string-span.ts';
 import { jsonBodySession, nothingToGuard } from '../json-body-session.ts';
 import type { LocatedText } from '../located-text.ts';
+import type { RawFrame } from '../raw-frame.ts';
 import { isRecord } from '../sse-json-render.ts';
-import type { WireAdapter } from '../wire-event.ts';
-import { recognisers } from '../wire-recognisers.ts';
+import type { AdapterSession } from '../wire-event.ts';
 
 function messageTexts(message: unknown, at: JsonPath, key: string): LocatedText[] {
   if (!isRecord(message) || message.from !== 'assistant') return [];
@@ -65,7 +73,43 @@ function locate(json: unknown) {
   });
 }
 
-export const huggingChatHistory: WireAdapter = {
-  ...recognisers.huggingChatHistory,
-  open: () => jsonBodySession({ label: 'huggingchat-history', locate }),
-};
+/**
+ * A first frame that is a conversation document (or chat-ui's JSON error for the
+ * route, `{"message":…}`): one JSON object that, unlike every update of the answer
+ * stream, has no `type`.
+ */
+export function isConversationDocument(frame: RawFrame): boolean {
+  const text = frame.payload ?? frame.raw;
+  if (!text.trimStart().startsWith('{')) return false;
+  try {
+    const json: unknown = JSON.parse(text);
+    return isRecord(json) && !('type' in json);
+  } catch {
+    return false;
+  }
+}
+
+/** The conversation document's session (its texts located above). */
+export function conversationSession(): AdapterSession {
+  return jsonBodySession({ label: 'huggingchat-history', locate });
+}
+
+/**
+ * A session that reads a conversation document when the body's first frame is one,
+ * and is `stream` (the answer stream's session) otherwise.
+ */
+export function withConversationDocument(stream: AdapterSession): AdapterSession {
+  let session: AdapterSession | undefined;
+  const current = () => session ?? stream;
+  return {
+    decode(frame) {
+      // Decided on the first frame that is not blank (a blank line is passed either way).
+      if (session === undefined && (frame.payload ?? frame.raw).trim() !== '') {
+        session = isConversationDocument(frame) ? conversationSession() : stream;
+      }
+      return current().decode(frame);
+    },
+    emitted: (event) => current().emitted?.(event),
+    blockEnding: () => current().blockEnding(),
+  };
+}

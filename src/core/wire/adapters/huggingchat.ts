@@ -46,6 +46,7 @@ import {
   passThrough,
 } from '../wire-event.ts';
 import { recognisers } from '../wire-recognisers.ts';
+import { withConversationDocument } from './huggingchat-history.ts';
 
 const ANSWER = 'answer';
 /**
@@ -215,6 +216,7 @@ function updatesSession(): AdapterSession {
 
 export const huggingChat: WireAdapter = {
   ...recognisers.huggingChat,
-  open: updatesSession,
+  // The conversation routes also answer the conversation document (huggingchat-history.ts).
+  open: () => withConversationDocument(updatesSession()),
   createFramer: () => new UpdatesFramer(),
 };
