@@ -46,6 +46,11 @@
  * Failures: an exception in the hook's own steps, or a guard that fails, fails closed:
  * the socket is closed and no later message reaches the page.
  *
+ * Issue 20 §2, the send side: a frame the page sends on a socket a request recogniser
+ * claims (Copilot's chat socket) leaves only as the bridge's guarded copy; it is held
+ * while the bridge decides, and every later frame of the socket (and its `close`) waits
+ * behind it, so the order the page sent them in is kept (socket-send-queue.ts).
+ *
  * No extension APIs here: this code runs in the page's own world.
  */
 
@@ -72,10 +77,11 @@ import type { PageHookOptions, SocketMessageGuard } from './page-hook-options.ts
 import type { SocketSink } from './remote-guard.ts';
 import { HEAD_BYTES } from './response-peek.ts';
 import { socketJsonGuard } from './socket-json-guard.ts';
+import { type SendQueue, sendInOrder } from './socket-send-queue.ts';
 
 export type WebSocketHookOptions = Pick<
   PageHookOptions,
-  'createSocketGuard' | 'createWireGuard' | 'stats' | 'reportFailure'
+  'createSocketGuard' | 'createWireGuard' | 'stats' | 'reportFailure' | 'prepareOutgoing'
 > & {
   /**
    * Issue 18 §1: whether a message the page sends looks like a chat request
@@ -104,7 +110,7 @@ export interface WebSocketHookTarget {
  */
 type Phase = 'undecided' | 'guarded' | 'closing' | 'failed' | 'closed';
 
-interface SocketState {
+interface SocketState extends SendQueue {
   url: string;
   phase: Phase;
   guard: SocketMessageGuard | undefined;
@@ -431,6 +437,19 @@ export function installWebSocketHook(
   });
   INSTALLED.add(target.WebSocket);
 
+  const { prepareOutgoing } = options;
+
+  // Issue 20 §2: the page's `close` waits behind the frames held on its socket.
+  replaceMethod(socketProto, 'close', target, (close) => {
+    return {
+      close(this: WebSocket, ...args: unknown[]): void {
+        const tail = states.get(this)?.tail;
+        if (tail) void tail.then(() => call(close, this, ...args));
+        else call(close, this, ...args);
+      },
+    }.close as never;
+  });
+
   // Issue 18 §1: a socket the page sends a chat request on is a chat socket.
   replaceMethod(socketProto, 'send', target, (nativeSend) => {
     return {
@@ -445,7 +464,14 @@ export function installWebSocketHook(
             state.chat = true;
           }
         }
-        call(nativeSend, this, ...args);
+        if (state === undefined || prepareOutgoing === undefined) {
+          call(nativeSend, this, ...args);
+          return;
+        }
+        // Issue 20 §2: a recognised socket's frames leave as decided, in order.
+        sendInOrder(state, prepareOutgoing, state.url, args[0], (frame) =>
+          call(nativeSend, this, frame),
+        );
       },
     }.send as never;
   });

@@ -20,6 +20,13 @@ export type { RequestRecogniser };
 const post = (method: string) => method.toUpperCase() === 'POST';
 
 /**
+ * The method a WebSocket frame the page sends is handed over with (issue 20 §2:
+ * page/socket-send-queue.ts): a socket has no HTTP method, and no fetch or XHR send
+ * uses this one, so a socket's send recogniser never claims an HTTP request.
+ */
+export const SOCKET_SEND = 'WEBSOCKET';
+
+/**
  * A chat site whose send is the POST its answer comes back to: recognised by the
  * answer's own URL recogniser (wire-recognisers.ts `bySiteUrl`), so the route is
  * written once (this file and that one are in the page's size budget).
@@ -81,6 +88,12 @@ export const requestRecognisers = {
     name: 'chatglm',
     sendsHistory: false,
     detect: sendTo(answers.chatglm),
+  },
+  /** Microsoft Copilot (WIRE-FORMATS-2.md §4.2): the `send` frames on its chat WebSocket. */
+  copilotRequest: {
+    name: 'copilot',
+    sendsHistory: false,
+    detect: (r) => r.method === SOCKET_SEND && onRoute('copilot', r.url),
   },
   /** Perplexity (§4.1, part 1 §5.5). */
   perplexityRequest: {
@@ -155,6 +168,7 @@ export const requestRecognisersInOrder: readonly RequestRecogniser[] = [
   requestRecognisers.zaiRequest,
   requestRecognisers.zaiChatsNewRequest,
   requestRecognisers.chatglmRequest,
+  requestRecognisers.copilotRequest,
   requestRecognisers.perplexityRequest,
   requestRecognisers.kimiRequest,
   requestRecognisers.doubaoRequest,

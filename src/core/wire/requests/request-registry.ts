@@ -3,6 +3,7 @@ import { aiSdkRequest } from './ai-sdk-request.ts';
 import { aiSdkRequestShapeOfBody } from './ai-sdk-request-shape.ts';
 import { bigAgiRequest } from './big-agi-request.ts';
 import { chatglmRequest } from './chatglm-request.ts';
+import { copilotRequest } from './copilot-request.ts';
 import { doubaoRequest, qianwenRequest, yuanbaoRequest } from './chinese-site-requests.ts';
 import { kimiRequest } from './kimi-request.ts';
 import { perplexityRequest } from './perplexity-request.ts';
@@ -34,6 +35,7 @@ const adapters: readonly RequestAdapter[] = [
   zaiRequest,
   zaiChatsNewRequest,
   chatglmRequest,
+  copilotRequest,
   perplexityRequest,
   kimiRequest,
   doubaoRequest,
