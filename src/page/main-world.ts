@@ -137,6 +137,7 @@ function hookWindow(win: PageWindow): void {
     {
       prepare: prepareOutgoing,
       prepareNow: (input, init) => decideNow(() => outgoingHook.prepare(input, init)),
+      answered: outgoingHook.answered,
     },
     hookOptions.reportFailure,
   );
