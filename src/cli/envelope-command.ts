@@ -70,7 +70,7 @@ async function wrap(args: ParsedArguments): Promise<number> {
         `to fit --budget ${budget}\n`,
     );
   }
-  await new OutputSink(process.stdout).write(result.text + '\n');
+  await OutputSink.stdout().write(result.text + '\n');
   return 0;
 }
 
@@ -102,7 +102,7 @@ async function decode(args: ParsedArguments): Promise<number> {
       'csg: note: the envelope holds a truncated item, not the whole original\n',
     );
   }
-  await new OutputSink(process.stdout).write(item.content);
+  await OutputSink.stdout().write(item.content);
   return 0;
 }
 

@@ -4,7 +4,8 @@
  * reads is decoded whole. Invalid bytes become U+FFFD, as a browser decodes
  * a response; a byte order mark is kept (the output is exactly the guarded input).
  */
-import { open } from 'node:fs/promises';
+import { open } from 'node:fs';
+import { fdReads } from './fd-reads.ts';
 import { fileErrorMessage } from './file-error-message.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -15,10 +16,18 @@ export interface InputSource {
 }
 
 export async function openInputSource(file: string | undefined): Promise<InputSource> {
-  if (file === undefined || file === '-') return { label: 'standard input', reads: process.stdin };
+  // Read by descriptor, not through process.stdin or a file stream (fd-reads.ts says why).
+  if (file === undefined || file === '-') {
+    return {
+      label: 'standard input',
+      reads: fdReads(0, { close: false, fallback: () => process.stdin }),
+    };
+  }
   try {
-    const handle = await open(file, 'r');
-    return { label: file, reads: handle.createReadStream() };
+    const fd = await new Promise<number>((resolve, reject) => {
+      open(file, 'r', (error, opened) => (error === null ? resolve(opened) : reject(error)));
+    });
+    return { label: file, reads: fdReads(fd, { close: true }) };
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${fileErrorMessage(error)}`);
   }

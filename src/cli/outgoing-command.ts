@@ -160,6 +160,6 @@ export async function outgoingCommand(argv: readonly string[]): Promise<number> 
   });
   records.push(...projected.changes.map(changeRecord));
   writeEvents();
-  await new OutputSink(process.stdout).write(projected.body);
+  await OutputSink.stdout().write(projected.body);
   return 0;
 }

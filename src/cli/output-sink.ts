@@ -2,14 +2,29 @@
  * Writes text to a stream in order, waiting for `drain` when the stream's buffer
  * is full, so a large scan never piles its whole output up in memory. A stream
  * error (e.g. EPIPE when the reader went away) rejects the next write.
+ *
+ * `OutputSink.stdout()` writes to descriptor 1 directly instead (issue 19 §2):
+ * `process.stdout` on a pipe is a `net.Socket`, and creating it loads and
+ * compiles `net` and the stream machinery (fd-reads.ts). Each write completes
+ * before the next, as `process.stdout` writes to pipes and files on Linux do;
+ * EPIPE is thrown by the write itself. A descriptor in non-blocking mode that is
+ * full (EAGAIN) hands the rest, and every later write, to `process.stdout`, which
+ * waits for room.
  */
+import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
 export class OutputSink {
   private failure: Error | null = null;
 
-  constructor(private readonly stream: Writable) {
-    stream.on('error', (error: Error) => {
+  /** Standard output, written by descriptor until it would block. */
+  static stdout(): OutputSink {
+    return new OutputSink(null);
+  }
+
+  /** `stream` null: descriptor 1 (see `stdout`); the stream is `process.stdout` once it would block. */
+  constructor(private stream: Writable | null) {
+    stream?.on('error', (error: Error) => {
       this.failure ??= error;
     });
   }
@@ -17,20 +32,42 @@ export class OutputSink {
   async write(text: string | Uint8Array): Promise<void> {
     if (this.failure) throw this.failure;
     if (text.length === 0) return;
-    if (!this.stream.write(text)) await this.drained();
+    const rest = this.stream === null ? this.writeToDescriptor(text) : text;
+    if (rest === null || this.stream === null) return;
+    if (!this.stream.write(rest)) await this.drained();
     if (this.failure) throw this.failure;
+  }
+
+  /** Writes all of `text` to descriptor 1; what is left when it would block, or null. */
+  private writeToDescriptor(text: string | Uint8Array): Uint8Array | null {
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    let at = 0;
+    try {
+      while (at < bytes.length) at += writeSync(1, bytes, at, bytes.length - at);
+      return null;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') throw error;
+      const stream = process.stdout;
+      stream.on('error', (failure: Error) => {
+        this.failure ??= failure;
+      });
+      this.stream = stream;
+      return bytes.subarray(at);
+    }
   }
 
   /** Resolves on `drain` or `error`, removing both listeners either way. */
   private drained(): Promise<void> {
+    const stream = this.stream as Writable;
     return new Promise((resolve) => {
       const done = (): void => {
-        this.stream.off('drain', done);
-        this.stream.off('error', done);
+        stream.off('drain', done);
+        stream.off('error', done);
         resolve();
       };
-      this.stream.on('drain', done);
-      this.stream.on('error', done);
+      stream.on('drain', done);
+      stream.on('error', done);
     });
   }
 }

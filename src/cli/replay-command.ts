@@ -302,7 +302,7 @@ export async function replayCommand(argv: readonly string[]): Promise<number> {
     }
     const { streams, sockets } =
       har === null ? { streams: [rawStream(capture, format, url)], sockets: [] } : harStreams(har);
-    const out = new OutputSink(process.stdout);
+    const out = OutputSink.stdout();
     let blocked = false;
     let differs = false;
     const bodies = new Map<number, string | Uint8Array>();

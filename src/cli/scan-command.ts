@@ -74,7 +74,7 @@ export async function scanCommand(argv: readonly string[]): Promise<number> {
   const trace = args.flags.has('trace');
   const texts = decodedReads(source);
   const chunks = args.flags.has('chunks') ? jsonLineChunks(texts) : texts;
-  const out = new OutputSink(process.stdout);
+  const out = OutputSink.stdout();
   const guard = new StreamGuard(pack);
   try {
     let index = 0;
