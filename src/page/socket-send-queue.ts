@@ -20,7 +20,10 @@
  * Fail closed: a frame the bridge refuses (blocked, cancelled, the guard failed) is
  * not sent; the bridge tells the person (request-host.ts reports it like a guarded
  * send). A binary frame of a claimed socket is read as UTF-8 like a binary HTTP
- * body, and leaves binary.
+ * body, and leaves binary. The page's `close()` is the browser's own and does not
+ * wait: a frame still held when the page closes its socket is never sent (the
+ * browser drops a send on a closing socket), so nothing leaves unguarded; the page
+ * script's size budget (test/e2e/build-output.test.ts) is why close is not queued.
  *
  * No extension APIs here.
  */

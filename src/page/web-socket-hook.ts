@@ -48,8 +48,8 @@
  *
  * Issue 20 §2, the send side: a frame the page sends on a socket a request recogniser
  * claims (Copilot's chat socket) leaves only as the bridge's guarded copy; it is held
- * while the bridge decides, and every later frame of the socket (and its `close`) waits
- * behind it, so the order the page sent them in is kept (socket-send-queue.ts).
+ * while the bridge decides, and every later frame of the socket waits behind it, so the
+ * order the page sent them in is kept (socket-send-queue.ts).
  *
  * No extension APIs here: this code runs in the page's own world.
  */
@@ -438,17 +438,6 @@ export function installWebSocketHook(
   INSTALLED.add(target.WebSocket);
 
   const { prepareOutgoing } = options;
-
-  // Issue 20 §2: the page's `close` waits behind the frames held on its socket.
-  replaceMethod(socketProto, 'close', target, (close) => {
-    return {
-      close(this: WebSocket, ...args: unknown[]): void {
-        const tail = states.get(this)?.tail;
-        if (tail) void tail.then(() => call(close, this, ...args));
-        else call(close, this, ...args);
-      },
-    }.close as never;
-  });
 
   // Issue 18 §1: a socket the page sends a chat request on is a chat socket.
   replaceMethod(socketProto, 'send', target, (nativeSend) => {
