@@ -80,6 +80,68 @@ export function describeCopilotBigAgi(context: () => WireCaseContext): void {
       }
     });
 
+    it('Copilot send side: a typed token leaves redacted, the page still shows it, frames in order', async () => {
+      const { chat, page } = context();
+      const socketPage = await page.browser().newPage();
+      try {
+        await socketPage.goto(`${chat.url}/hooks`, { waitUntil: 'load' });
+        const typed = `my key is ${token}, keep it`;
+        const sent = await socketPage.evaluate(
+          (text) =>
+            new Promise<{ frames: string[]; shown: string }>((resolve, reject) => {
+              // The page's own display of what the person typed (never rewritten).
+              const shown = document.createElement('p');
+              shown.textContent = text;
+              document.body.append(shown);
+              const socket = new WebSocket(`ws://${location.host}/c/api/chat?api-version=2`);
+              const frames = [
+                JSON.stringify({ event: 'setOptions', supportedFeatures: [], ads: null }),
+                JSON.stringify({
+                  event: 'send',
+                  conversationId: 'cv-send-e2e',
+                  content: [{ type: 'text', text }],
+                  mode: 'chat',
+                }),
+                JSON.stringify({
+                  event: 'send',
+                  conversationId: 'cv-send-e2e',
+                  content: [{ type: 'text', text: 'and one more thing' }],
+                  mode: 'chat',
+                }),
+              ];
+              // All three in one task: the held send frame must not be overtaken.
+              socket.onopen = () => frames.forEach((frame) => socket.send(frame));
+              socket.onclose = () => resolve({ frames, shown: shown.textContent ?? '' });
+              socket.onerror = () => reject(new Error('socket error'));
+              setTimeout(() => reject(new Error('no close')), 15_000);
+            }),
+          typed,
+        );
+        expect(sent.shown).toBe(typed);
+        const received = await socketPage.evaluate(async () => {
+          const res = await fetch('/c/api/received');
+          return (await res.json()) as string[];
+        });
+        const mine = received.filter(
+          (f) => f.includes('cv-send-e2e') || f.includes('"setOptions"'),
+        );
+        expect(mine.slice(-3).map((f) => (JSON.parse(f) as { event: string }).event)).toEqual([
+          'setOptions',
+          'send',
+          'send',
+        ]);
+        const [options, secret, later] = mine.slice(-3);
+        expect(options).toBe(sent.frames[0]);
+        expect(secret).not.toContain(token.slice(4, 16));
+        const content = (JSON.parse(secret ?? '{}') as { content: { text: string }[] }).content;
+        expect(content[0]?.text).toBe(`my key is ${REDACTED}, keep it`);
+        expect(later).toBe(sent.frames[2]);
+        expect(JSON.stringify(received)).not.toContain(token.slice(4, 16));
+      } finally {
+        await socketPage.close();
+      }
+    });
+
     it('big-AGI: the {t} particles carry the token redacted and the exfil image neutralised', async () => {
       const { page } = context();
       const read = await page.evaluate(async () => {

@@ -15,6 +15,7 @@ import type { MockChat } from '../mock-chat/server.ts';
 import { describeChatglmPerplexity } from './chatglm-perplexity-cases.ts';
 import { describeChineseSites } from './chinese-site-cases.ts';
 import { describeCopilotBigAgi } from './copilot-big-agi-cases.ts';
+import { describeSiteHistory } from './site-history-cases.ts';
 import { askMockChat, type ExtensionBrowser } from './launch.ts';
 
 interface WireAnswer {
@@ -164,5 +165,6 @@ export function describeWireFormats(context: () => WireCaseContext): void {
     describeChineseSites(context);
     describeChatglmPerplexity(context);
     describeCopilotBigAgi(context);
+    describeSiteHistory(context);
   });
 }

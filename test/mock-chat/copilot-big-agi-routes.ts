@@ -12,9 +12,13 @@
  *   (the token split across three, then a Markdown exfil image), `end`, the
  *   iterable's return line.
  *
+ * - `GET /c/api/received`: the text frames the Copilot sockets received from the
+ *   page, in order (issue 20 §2: what left the browser after outgoing DLP).
+ *
  * Node 20 has no WebSocket server: the handshake (RFC 6455 §4.2.2) and the
- * server's unmasked text and close frames (§5.2) are written here; what the
- * client sends is not parsed. Loopback only, like the rest of the mock chat.
+ * server's unmasked text and close frames (§5.2) are written here, and the
+ * client's masked frames (§5.2, §5.3) are read back for `received`. Loopback
+ * only, like the rest of the mock chat.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -70,6 +74,40 @@ export function bigAgiBody(): string {
   ].join('');
 }
 
+/**
+ * Reads the client's frames as they arrive (RFC 6455 §5.2: FIN/opcode byte, MASK bit
+ * and 7/16/64-bit length, 4-byte masking key, masked payload); hands each text
+ * frame's payload to `onText`. Fragmented messages are not used by the test page.
+ */
+function clientFrameReader(onText: (text: string) => void): (chunk: Buffer) => void {
+  let buffer = Buffer.alloc(0);
+  return (chunk) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      if (buffer.length < 2) return;
+      const opcode = buffer[0]! & 0x0f;
+      let length = buffer[1]! & 0x7f;
+      let at = 2;
+      if (length === 126) {
+        if (buffer.length < 4) return;
+        length = buffer.readUInt16BE(2);
+        at = 4;
+      } else if (length === 127) {
+        if (buffer.length < 10) return;
+        length = Number(buffer.readBigUInt64BE(2));
+        at = 10;
+      }
+      if (buffer.length < at + 4 + length) return;
+      const mask = buffer.subarray(at, at + 4);
+      const payload = Buffer.from(buffer.subarray(at + 4, at + 4 + length));
+      for (let i = 0; i < payload.length; i++) payload[i]! ^= mask[i % 4]!;
+      buffer = buffer.subarray(at + 4 + length);
+      if (opcode === 0x1) onText(payload.toString('utf8'));
+      if (opcode === 0x2) onText(`binary:${payload.toString('utf8')}`);
+    }
+  };
+}
+
 function frame(opcode: number, payload: Buffer): Buffer {
   if (payload.length >= 126) throw new Error('mock frames are short');
   return Buffer.concat([Buffer.from([0x80 | opcode, payload.length]), payload]);
@@ -96,8 +134,15 @@ export interface CopilotBigAgiRoutes {
 export function createCopilotBigAgiRoutes(options: { chunkDelayMs: number }): CopilotBigAgiRoutes {
   const sockets = new Set<Duplex>();
   const delay = options.chunkDelayMs;
+  /** The text frames Copilot's sockets received, in order. */
+  const received: string[] = [];
   return {
     handle(req, res, url) {
+      if (req.method === 'GET' && url.pathname === '/c/api/received') {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify(received));
+        return true;
+      }
       if (req.method !== 'POST' || url.pathname !== '/api/edge/aix.chatGenerateContent') {
         return false;
       }
@@ -126,7 +171,10 @@ export function createCopilotBigAgiRoutes(options: { chunkDelayMs: number }): Co
       socket.once('data', () => {
         streamCopilot(socket, delay).catch(() => socket.destroy());
       });
-      socket.on('data', () => undefined);
+      socket.on(
+        'data',
+        clientFrameReader((text) => received.push(text)),
+      );
       const accept = createHash('sha1')
         .update(key + WS_GUID)
         .digest('base64');

@@ -33,6 +33,7 @@ import { createZaiRoutes } from './zai-routes.ts';
 import { createRewriteRefusalRoutes } from './rewrite-refusal-routes.ts';
 import { createChineseSiteRoutes } from './chinese-site-routes.ts';
 import { createCopilotBigAgiRoutes } from './copilot-big-agi-routes.ts';
+import { createSiteHistoryRoutes } from './site-history-routes.ts';
 import { createNoSilentRoutes } from './no-silent-path-routes.ts';
 import { createGuardNoticeRoutes } from './guard-notice-routes.ts';
 import { createPageHookRoutes } from './page-hook-routes.ts';
@@ -310,6 +311,8 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
   const chineseSites = createChineseSiteRoutes({ chunkDelayMs });
   // Copilot's chat socket and big-AGI's answer stream (issue 20; copilot-big-agi-routes.ts).
   const copilotBigAgi = createCopilotBigAgiRoutes({ chunkDelayMs });
+  // History loads of HuggingChat, Z.ai and Grok (issue 20 §1; site-history-routes.ts).
+  const siteHistory = createSiteHistoryRoutes({ attackerUrl: attacker.url });
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
@@ -325,6 +328,7 @@ export async function startMockChat(options: MockChatOptions = {}): Promise<Mock
     if (glmPerplexity.handle(req, res, url)) return;
     if (chineseSites.handle(req, res, url)) return;
     if (copilotBigAgi.handle(req, res, url)) return;
+    if (siteHistory.handle(req, res, url)) return;
     const route = `${req.method} ${url.pathname}`;
     const wireRoute = WIRE_ROUTES[route];
     if (route === 'GET /' || route === 'GET /index.html') {
