@@ -67,8 +67,15 @@ describe('fdReads', () => {
 
   it('passes on any other read error', async () => {
     const fd = openSync(files.dir, 'r'); // a directory: EISDIR on read
-    await expect(collect(fdReads(fd, { close: true, fallback: () => ['never'] }))).rejects.toThrow(
-      /EISDIR/,
-    );
+    await expect(
+      collect(
+        fdReads(fd, {
+          close: true,
+          fallback: async function* () {
+            yield 'never';
+          },
+        }),
+      ),
+    ).rejects.toThrow(/EISDIR/);
   });
 });
