@@ -953,8 +953,7 @@ export class Scanner {
       end - (this.slotReach[slot] as number),
       this.input.start,
     );
-    let first = since;
-    while (first < end && classes[classOf[text.charCodeAt(first - base)] as number] === 0) first++;
+    const first = this.firstPossibleStart(classes, since, end);
     if (first === end) {
       this.deadBelow[slot] = Math.max(this.deadBelow[slot] as number, end);
       return Infinity;
@@ -981,6 +980,34 @@ export class Scanner {
     }
     this.deadBelow[slot] = Math.max(this.deadBelow[slot] as number, end);
     return Infinity;
+  }
+
+  /**
+   * The first offset in [from, end) where the scan could start a rule with
+   * these start classes, or `end`: a bound below every start `canStartAt`
+   * accepts there. Without hidden units the kind of the unit before is carried
+   * along and checked too, so the units of a word that merely continues (a
+   * probe's search would try each and find none: issue 19 §3, most searches on
+   * 4-unit pushes) count as no start. With hidden units, by class alone.
+   */
+  private firstPossibleStart(classes: Uint8Array, from: number, end: number): number {
+    const { classOf, kind } = this.alphabet;
+    const text = this.input.retainedText;
+    const base = this.input.retainedBase;
+    let at = from;
+    if (this.hidden !== null && !this.hidden.isEmpty) {
+      while (at < end && classes[classOf[text.charCodeAt(at - base)] as number] === 0) at++;
+      return at;
+    }
+    if (at >= end) return end;
+    let before: number = this.kindBefore(at);
+    while (at < end) {
+      const g = classOf[text.charCodeAt(at - base)] as number;
+      if (((classes[g] as number) & (1 << before)) !== 0) return at;
+      before = kind[g] as number;
+      at++;
+    }
+    return end;
   }
 
   /** Steps a probe over [from, end) as a thread would be; false once it is finished. */
