@@ -188,7 +188,10 @@ export class RenderedView {
   }
 
   private decode(s: string, final: boolean): void {
-    const parts: string[] = [];
+    // The view is `s` itself until a character reference is decoded (nearly every chunk):
+    // pieces are collected only from then on (issue 19 §3: copying every run and every
+    // `*` into pieces and joining them was most of the view's cost on bulk text).
+    let parts: string[] | null = null;
     let viewAt = this.text.end;
     let rawAt = this.rawDone;
     let i = 0;
@@ -202,7 +205,7 @@ export class RenderedView {
         this.hidden.addContent(viewAt, viewAt + (to - i));
         this.dashes = close < 0 ? trailingDashes(s, i, this.dashes) : 0;
         if (close >= 0) this.inComment = false;
-        parts.push(s.slice(i, to));
+        if (parts !== null) parts.push(s.slice(i, to));
         viewAt += to - i;
         rawAt += to - i;
         i = to;
@@ -212,7 +215,7 @@ export class RenderedView {
       if (this.hiddenHighBefore && isLow(u)) {
         this.hidden.add(viewAt, viewAt + 1);
         this.hiddenHighBefore = false;
-        parts.push(s[i] as string);
+        if (parts !== null) parts.push(s[i] as string);
         viewAt++;
         rawAt++;
         i++;
@@ -221,7 +224,7 @@ export class RenderedView {
       special.lastIndex = i;
       const next = special.exec(s)?.index ?? s.length;
       if (next > i) {
-        parts.push(s.slice(i, next));
+        if (parts !== null) parts.push(s.slice(i, next));
         viewAt += next - i;
         rawAt += next - i;
         i = next;
@@ -235,6 +238,7 @@ export class RenderedView {
           this.refs.push(viewAt, viewAt + ref.text.length, rawAt, rawAt + ref.length);
           for (let k = 0; k < ref.text.length; k++)
             this.hideIfUnseen(ref.text.charCodeAt(k), viewAt + k);
+          parts ??= [s.slice(0, i)];
           parts.push(ref.text);
           viewAt += ref.text.length;
           rawAt += ref.length;
@@ -250,7 +254,7 @@ export class RenderedView {
           this.inComment = true;
           // `<!-->` and `<!--->` are complete comments (CommonMark 0.31 §6.6).
           this.dashes = 2;
-          parts.push(head);
+          if (parts !== null) parts.push(head);
           viewAt += 4;
           rawAt += 4;
           i += 4;
@@ -260,12 +264,12 @@ export class RenderedView {
         if (!final && head.length < 4 && '<!--'.startsWith(head)) break;
       }
       this.hideIfUnseen(u, viewAt);
-      parts.push(s[i] as string);
+      if (parts !== null) parts.push(s[i] as string);
       viewAt++;
       rawAt++;
       i++;
     }
-    this.text.append(parts.join(''));
+    this.text.append(parts !== null ? parts.join('') : i === s.length ? s : s.slice(0, i));
     this.rawDone = rawAt;
     this.pending = s.slice(i);
   }
