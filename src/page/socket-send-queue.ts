@@ -36,38 +36,30 @@ export interface SendQueue {
 }
 
 /**
- * Sends `data`, a frame the page sends on the socket at `url`, with `send`: at once
+ * Sends `data`, a frame the page sends on the socket (`queue.url`), with `send`: at once
  * when no frame of the socket is held and the send hook does not claim it; otherwise
  * once every earlier frame of the socket has left (or was refused), as decided.
  */
 export function sendInOrder(
-  queue: SendQueue,
+  queue: SendQueue & { url: string },
   prepare: NonNullable<FetchHookOptions['prepareOutgoing']>,
-  url: string,
   data: unknown,
   send: (frame: unknown) => void,
 ): void {
-  const held = prepare(url, { method: SOCKET_SEND, body: data as BodyInit });
+  const held = prepare(queue.url, { method: SOCKET_SEND, body: data as BodyInit });
   const before = queue.tail;
-  if (held === undefined && before === undefined) {
-    send(data);
-    return;
-  }
-  let tail: Promise<void> | undefined = undefined;
-  tail = (async () => {
+  if (held === undefined && before === undefined) return send(data);
+  const settle = async () => {
     await before;
     try {
       // A new Request holding the guarded copy; the page's own arguments (`own`) when the
-      // site routes came and no recogniser claims the frame; no decision needed: `[undefined, 1]`.
-      const [copy, own] = await (held ?? [undefined, 1]);
-      const guarded = copy as Request;
-      send(
-        own ? data : typeof data === 'string' ? await guarded.text() : await guarded.arrayBuffer(),
-      );
+      // site routes came and no recogniser claims the frame; no decision needed: `[0, 1]`.
+      const [copy, own] = (await (held ?? [0, 1])) as [Request, unknown];
+      send(own ? data : await (typeof data === 'string' ? copy.text() : copy.arrayBuffer()));
     } catch {
       // Refused: not sent (the bridge told the person).
     }
     if (queue.tail === tail) queue.tail = undefined;
-  })();
-  queue.tail = tail;
+  };
+  const tail = (queue.tail = settle());
 }

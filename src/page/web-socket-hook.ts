@@ -437,8 +437,6 @@ export function installWebSocketHook(
   });
   INSTALLED.add(target.WebSocket);
 
-  const { prepareOutgoing } = options;
-
   // Issue 18 §1: a socket the page sends a chat request on is a chat socket.
   replaceMethod(socketProto, 'send', target, (nativeSend) => {
     return {
@@ -453,14 +451,10 @@ export function installWebSocketHook(
             state.chat = true;
           }
         }
-        if (state === undefined || prepareOutgoing === undefined) {
-          call(nativeSend, this, ...args);
-          return;
-        }
         // Issue 20 §2: a recognised socket's frames leave as decided, in order.
-        sendInOrder(state, prepareOutgoing, state.url, args[0], (frame) =>
-          call(nativeSend, this, frame),
-        );
+        if (state && options.prepareOutgoing) {
+          sendInOrder(state, options.prepareOutgoing, args[0], (f) => call(nativeSend, this, f));
+        } else call(nativeSend, this, ...args);
       },
     }.send as never;
   });

@@ -50,13 +50,12 @@ const sendFrame = (text: string) =>
 /** Sends `frames` on one socket at `url`; resolves with what left, once all settled. */
 async function sendAll(url: string, frames: unknown[], connected = true): Promise<unknown[]> {
   const { hook } = hookWith({ answer: noMarks, connected });
-  const queue: SendQueue = {};
+  const queue: SendQueue & { url: string } = { url };
   const out: unknown[] = [];
   for (const frame of frames) {
     sendInOrder(
       queue,
       (input, init) => hook.prepare(input, init),
-      url,
       frame,
       (f) => out.push(f),
     );
@@ -107,13 +106,12 @@ describe("Copilot's send frames (§4.2)", () => {
 
   it('another socket’s frames leave at once, untouched', () => {
     const { hook } = hookWith({ answer: noMarks });
-    const queue: SendQueue = {};
+    const queue: SendQueue & { url: string } = { url: OTHER_SOCKET };
     const out: unknown[] = [];
     const frame = sendFrame(`key ${token}`);
     sendInOrder(
       queue,
       (i, init) => hook.prepare(i, init),
-      OTHER_SOCKET,
       frame,
       (f) => out.push(f),
     );
