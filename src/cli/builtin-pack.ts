@@ -89,7 +89,10 @@ export async function loadBuiltPack(tables: Uint8Array): Promise<CompiledPack | 
   const { decodeBuiltTables, loadBuiltTables, BuiltTablesError } =
     await import('../core/rules/built-tables.ts');
   try {
-    return loadBuiltTables(decodeBuiltTables(tables));
+    // Node's own Latin-1 decoding: the built tables' text is ASCII.
+    const text = (ascii: Uint8Array) =>
+      Buffer.from(ascii.buffer, ascii.byteOffset, ascii.byteLength).toString('latin1');
+    return loadBuiltTables(decodeBuiltTables(tables, text));
   } catch (error) {
     if (error instanceof BuiltTablesError) return undefined;
     throw error;

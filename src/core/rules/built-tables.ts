@@ -68,7 +68,13 @@ interface BuiltTrie {
   symbols: number;
   nodeCount: number;
   symbolOf: number;
-  goto: number;
+  /**
+   * Per node: its trie parent and the symbol of the edge from it (-1 and 0 for the
+   * root). The goto rows are rebuilt from them and the failure links (`gotoRows`):
+   * stored, they were 2.4 MB of a 4 MB file that every start reads and digests.
+   */
+  parent: number;
+  edge: number;
   depth: number;
   fail: number;
 }
@@ -127,6 +133,68 @@ class SectionWriter {
     this.size += view.byteLength;
     return this.sections.length - 1;
   }
+}
+
+/** The trie under a built automaton: a goto step that goes one deeper is a trie edge. */
+function trieEdges(automaton: KeywordAutomaton): { parent: Int32Array; edge: Int32Array } {
+  const { nodeCount: n, symbols: w, goto, depth } = automaton;
+  const parent = new Int32Array(n).fill(-1);
+  const edge = new Int32Array(n);
+  for (let node = 0; node < n; node++) {
+    for (let sym = 1; sym < w; sym++) {
+      const child = goto[node * w + sym] as number;
+      if (child !== 0 && depth[child] === (depth[node] as number) + 1) {
+        parent[child] = node;
+        edge[child] = sym;
+      }
+    }
+  }
+  return { parent, edge };
+}
+
+/**
+ * The goto rows as the builder completes them (keyword-automaton.ts, and
+ * load-warm-tables.ts `trieOf` likewise): in node order, a node's row is its
+ * failure node's row (a shallower node's, so complete) with its own children set.
+ */
+function gotoRows(
+  trie: BuiltTrie,
+  parent: Int32Array,
+  edge: Int32Array,
+  fail: Int32Array,
+): Int32Array {
+  const { nodeCount: n, symbols: w } = trie;
+  const childStart = new Int32Array(n + 1);
+  for (let child = 1; child < n; child++) {
+    const p = parent[child] as number;
+    const sym = edge[child] as number;
+    const f = fail[child] as number;
+    if (p < 0 || p >= child || sym < 1 || sym >= w || f < 0 || f >= child) {
+      throw new BuiltTablesError(`trie node ${child} is out of order`);
+    }
+    childStart[p + 1] = (childStart[p + 1] as number) + 1;
+  }
+  for (let node = 0; node < n; node++) {
+    childStart[node + 1] = (childStart[node + 1] as number) + (childStart[node] as number);
+  }
+  const children = new Int32Array(Math.max(n - 1, 0));
+  const next = childStart.slice(0, n);
+  for (let child = 1; child < n; child++) {
+    children[(next[parent[child] as number] as number)++] = child;
+  }
+  const goto = new Int32Array(n * w);
+  for (let node = 0; node < n; node++) {
+    const row = node * w;
+    if (node > 0) {
+      const from = (fail[node] as number) * w;
+      goto.copyWithin(row, from, from + w);
+    }
+    for (let e = childStart[node] as number; e < (childStart[node + 1] as number); e++) {
+      const child = children[e] as number;
+      goto[row + (edge[child] as number)] = child;
+    }
+  }
+  return goto;
 }
 
 /** Lists as one index per node into distinct rows (equal lists share a row). */
@@ -236,11 +304,13 @@ export function encodeBuiltTables(
     if (trie === undefined) {
       trie = header.tries.length;
       trieOf.set(automaton.goto, trie);
+      const { parent, edge } = trieEdges(automaton);
       header.tries.push({
         symbols: automaton.symbols,
         nodeCount: automaton.nodeCount,
         symbolOf: w.add(automaton.symbolOf),
-        goto: w.add(automaton.goto),
+        parent: w.add(parent),
+        edge: w.add(edge),
         depth: w.add(automaton.depth),
         fail: w.add(automaton.fail),
       });
@@ -292,6 +362,10 @@ export interface BuiltTables {
   header: BuiltHeader;
   alphabet: Alphabet;
   section(index: number, type: SectionType, length: number): View;
+  /** ASCII bytes as a string (the caller's fastest way; `asciiText` by default). */
+  text(ascii: Uint8Array): string;
+  /** Each trie's goto rows once rebuilt: automata on one trie share them, as built. */
+  gotos: Int32Array[];
 }
 
 /** Little-endian typed arrays: the views read the file's bytes as this platform orders them. */
@@ -301,10 +375,13 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
  * The file's header and its sections as views (no copy unless the bytes are
  * misaligned in memory). Throws BuiltTablesError when the layout is wrong.
  */
-export function decodeBuiltTables(file: Uint8Array): BuiltTables {
+export function decodeBuiltTables(
+  file: Uint8Array,
+  text: (ascii: Uint8Array) => string = asciiText,
+): BuiltTables {
   if (!LITTLE_ENDIAN) throw new BuiltTablesError('a big-endian platform reads another layout');
   const bytes = file.byteOffset % 8 === 0 ? file : file.slice();
-  const magic = asciiText(bytes.subarray(0, 4));
+  const magic = text(bytes.subarray(0, 4));
   if (bytes.length < 12 || magic !== BUILT_TABLES_MAGIC)
     throw new BuiltTablesError('not built tables');
   const words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -315,7 +392,7 @@ export function decodeBuiltTables(file: Uint8Array): BuiltTables {
   if (12 + headerLength > bytes.length) throw new BuiltTablesError('the header overruns the file');
   let header: BuiltHeader;
   try {
-    header = JSON.parse(asciiText(bytes.subarray(12, 12 + headerLength))) as BuiltHeader;
+    header = JSON.parse(text(bytes.subarray(12, 12 + headerLength))) as BuiltHeader;
   } catch {
     throw new BuiltTablesError('the header is not JSON');
   }
@@ -344,7 +421,7 @@ export function decodeBuiltTables(file: Uint8Array): BuiltTables {
     kind: section(a.kind, 'u8', classCount) as Uint8Array,
     intervalStart: section(a.intervalStart, 'i32', intervals) as Int32Array,
   };
-  return { header, alphabet, section };
+  return { header, alphabet, section, text, gotos: [] };
 }
 
 /** Rows `start[r]..start[r + 1]` of `items`, each made once, by `make`. */
@@ -403,13 +480,20 @@ function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number):
   if (hitRule.some((r) => r >= rules) || extendingRule.some((r) => r >= rules)) {
     throw new BuiltTablesError('a list names a rule outside its subset');
   }
+  const fail = section(trie.fail, 'i32', n) as Int32Array;
+  const goto = (tables.gotos[entry.trie] ??= gotoRows(
+    trie,
+    section(trie.parent, 'i32', n) as Int32Array,
+    section(trie.edge, 'i32', n) as Int32Array,
+    fail,
+  ));
   return new KeywordAutomaton({
     symbolOf: section(trie.symbolOf, 'u16', 0x10000) as Uint16Array,
     symbols: trie.symbols,
     hasOutput: section(entry.hasOutput, 'u8', n) as Uint8Array,
-    goto: section(trie.goto, 'i32', n * trie.symbols) as Int32Array,
+    goto,
     depth: section(trie.depth, 'i32', n) as Int32Array,
-    fail: section(trie.fail, 'i32', n) as Int32Array,
+    fail,
     outputs: listed(section(entry.outputOf, 'i32', n), outputLists, 'an output'),
     extendingRules: listed(section(entry.extendingOf, 'i32', n), extendingLists, 'an extending'),
     nodeCount: n,
@@ -435,7 +519,9 @@ function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
     if (refused !== undefined) throw refused;
     try {
       const all = section(header.ruleText, 'u8', header.sections[header.ruleText]?.[2] ?? -1);
-      const json = JSON.parse(asciiText(all.subarray(entry.text[0], entry.text[1]) as Uint8Array));
+      const json = JSON.parse(
+        tables.text(all.subarray(entry.text[0], entry.text[1]) as Uint8Array),
+      );
       decoded = ruleAutomaton(json, path, { states: Infinity }, true).automaton;
     } catch (error) {
       refused =
