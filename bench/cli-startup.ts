@@ -16,12 +16,15 @@
  * the pairs' differences) are taken under the same load, which
  * `load_average` records. Every run must print `hi` and exit 0, else the
  * section reports `error`.
+ *
+ * Standalone, `npx tsx bench/cli-startup.ts` measures this section alone and
+ * prints its report as JSON (the log line on stderr).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from './median.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -140,4 +143,14 @@ export function measureCli(log: (line: string) => void): CliReport {
       ` (from source: ${report.from_source_ms_median} ms; node -e 0: ${report.node_ms_median} ms; over node: ${report.over_node_ms_median} ms; load ${report.load_average}; bundle current: ${current}; rebuilds: ${rebuilds})`,
   );
   return report;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.stdout.write(
+    `${JSON.stringify(
+      measureCli((line) => process.stderr.write(`${line}\n`)),
+      null,
+      1,
+    )}\n`,
+  );
 }

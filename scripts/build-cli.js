@@ -217,7 +217,13 @@ for (const [path, output] of Object.entries(cli.metafile.outputs)) {
 const inputs = [
   ...new Set([...Object.keys(packProgram.metafile.inputs), ...Object.keys(cli.metafile.inputs)]),
 ]
-  .filter((path) => !path.startsWith('<stdin>') && !path.includes('compile-builtin-pack.ts'))
+  .filter(
+    (path) =>
+      !path.startsWith('<stdin>') &&
+      !path.includes('compile-builtin-pack.ts') &&
+      // The fs shim is made here, not read from a file.
+      !path.startsWith('csg-fs:'),
+  )
   .map((path) => relative(root, resolve(root, path)))
   .sort();
 

@@ -78,6 +78,9 @@ describe('the csg bundle', () => {
     expect(record.inputs).toContain('src/cli/main.ts');
     expect(record.inputs).toContain('src/core/rules/packs/secrets.json');
     expect(record.inputs).toContain('package.json');
+    // Every input is a file of the checkout: one that is not (a module the build made up)
+    // would make bin/csg.js take the bundle for stale on every run.
+    for (const input of record.inputs) expect(existsSync(join(repo, input)), input).toBe(true);
   });
 
   it('imports nothing but Node built-in modules and its own chunks', () => {
