@@ -143,12 +143,15 @@ const packProgram = await bundle('bundling the pack compiler', {
       'const loaded = loadCompiledPack(pack);',
       'const warm = serialiseWarmTables(loaded, [{}]);',
       // What that warming built, as the binary the bundle maps (built-tables.ts).
-      'const tables = encodeBuiltTables(pack, loaded, warm.automata.map((a) => a.subset));',
       "import { dataDigest } from './src/cli/data-digest.ts';",
+      'const subsets = warm.automata.map((a) => a.subset);',
+      'const tables = encodeBuiltTables(pack, loaded, subsets, dataDigest);',
+      "import { builtTablesHead } from './src/core/rules/built-tables.ts';",
       'const texts = [JSON.stringify(pack), JSON.stringify(warm)];',
       // The digests builtin-pack.ts compares, of the UTF-8 bytes `place` writes below.
       'const digests = texts.map((text) => dataDigest(new TextEncoder().encode(text)));',
-      'export default [...texts, ...digests, tables, dataDigest(tables)];',
+      // Of the head only: builtin-pack.ts compares it on every start (built-tables.ts).
+      'export default [...texts, ...digests, tables, dataDigest(builtTablesHead(tables))];',
     ].join('\n'),
     resolveDir: root,
     sourcefile: 'compile-builtin-pack.ts',

@@ -25,8 +25,18 @@
  * (`deferAlwaysOn`), and the warm tables' re-proofs are skipped. A file that
  * does not match (edited, corrupted, another build's) is checked in full, and
  * a pack given with --pack always is (it never comes through here).
+ *
+ * Before both, the bundle tries its built tables (CSG_BUILT_TABLES_FILE,
+ * built-tables.ts): the pack's rule specs, alphabet, start tables and keyword
+ * automata as typed arrays, so a run builds none of them and parses no pack
+ * JSON. They are used only while the digest of their head is the one the build
+ * recorded (CSG_BUILT_TABLES_DIGEST); the rules' serialised data after the head
+ * is checked by a digest the head records, when a rule is first decoded (a
+ * mismatch then refuses the rule, failing its scan closed). Any other file, or
+ * one laid out wrong, is ignored and the JSON files are loaded as above.
  */
 import { readFileSync } from 'node:fs';
+import { builtTablesHead } from '../core/rules/built-tables.ts';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
 import { dataDigest } from './data-digest.ts';
 
@@ -63,9 +73,9 @@ export function readBundledData(name: string, base: string, digest: string): Bun
 }
 
 /**
- * Reads the binary file `name` relative to `base` when its digest is `digest`
- * (as `readBundledData`); undefined when it is missing or not as built, so the
- * caller takes the checked path instead.
+ * Reads the built tables `name` relative to `base` when the digest of their head
+ * (built-tables.ts `builtTablesHead`) is `digest`; undefined when the file is
+ * missing or not as built, so the caller takes the checked path instead.
  */
 export function readBuiltBytes(name: string, base: string, digest: string): Uint8Array | undefined {
   if (digest === '') return undefined;
@@ -75,7 +85,10 @@ export function readBuiltBytes(name: string, base: string, digest: string): Uint
   } catch {
     return undefined;
   }
-  return dataDigest(bytes) === digest ? bytes : undefined;
+  // The head only: the rules' data, 40% of the file, is digested when a rule is first
+  // decoded (built-tables.ts), and a short scan may start none.
+  const head = builtTablesHead(bytes);
+  return head !== undefined && dataDigest(head) === digest ? bytes : undefined;
 }
 
 /**
@@ -92,7 +105,7 @@ export async function loadBuiltPack(tables: Uint8Array): Promise<CompiledPack | 
     // Node's own Latin-1 decoding: the built tables' text is ASCII.
     const text = (ascii: Uint8Array) =>
       Buffer.from(ascii.buffer, ascii.byteOffset, ascii.byteLength).toString('latin1');
-    return loadBuiltTables(decodeBuiltTables(tables, text));
+    return loadBuiltTables(decodeBuiltTables(tables, { digest: dataDigest, text }));
   } catch (error) {
     if (error instanceof BuiltTablesError) return undefined;
     throw error;

@@ -33,10 +33,10 @@ import {
   assembleCompiledPackSteps,
 } from './compiled-pack.ts';
 import { CompiledPackError, ruleAutomaton } from './load-compiled-pack.ts';
-import { type Seeded, seedPackCaches } from './load-warm-tables.ts';
+import { type Seeded, seedPackCaches, unpackBigrams } from './load-warm-tables.ts';
 import type { SerialisedPack, SerialisedSpec } from './serialised-pack.ts';
 import type { StartDeferral } from './start-deferral.ts';
-import { subsetKey } from './warm-tables.ts';
+import { packBigrams, subsetKey } from './warm-tables.ts';
 
 export const BUILT_TABLES_MAGIC = 'CSGB';
 /** Bumped whenever the layout or the meaning of a table changes. */
@@ -67,7 +67,8 @@ interface BuiltRule {
 interface BuiltTrie {
   symbols: number;
   nodeCount: number;
-  symbolOf: number;
+  /** `[unit, symbol, …]` for every unit of a non-zero symbol (the table is 128 kB). */
+  symbolUnits: number;
   /**
    * Per node: its trie parent and the symbol of the edge from it (-1 and 0 for the
    * root). The goto rows are rebuilt from them and the failure links (`gotoRows`):
@@ -95,16 +96,22 @@ interface BuiltAutomaton {
   extendingOf: number;
   extendingStart: number;
   extendingRule: number;
-  /** Section of the bigram table (65,536 bytes), or -1 when not built. */
+  /** Section of the bigram table as 2048 words (warm-tables.ts `packBigrams`), or -1. */
   bigrams: number;
 }
 
 export interface BuiltHeader {
   pack: { name: string; version: string; rules: number; classCount: number };
   sections: Section[];
-  alphabet: { classOf: number; representative: number; kind: number; intervalStart: number };
-  /** Section of every serialised rule's JSON, one after another (`BuiltSpec.text`). */
+  /** `classOf` as the class of each interval (the table is 128 kB; the intervals are few). */
+  alphabet: { intervalClass: number; representative: number; kind: number; intervalStart: number };
+  /**
+   * Section of every serialised rule's JSON, one after another (`BuiltSpec.text`): the
+   * last section, starting where the head ends (`builtTablesHead`), and checked by its own
+   * digest, `ruleTextDigest`, only when a rule is first decoded.
+   */
   ruleText: number;
+  ruleTextDigest: string;
   specs: BuiltSpec[];
   /** Per rule: null for a keyword rule. */
   rules: (BuiltRule | null)[];
@@ -197,6 +204,35 @@ function gotoRows(
   return goto;
 }
 
+const BIGRAM_WORDS = 2048;
+
+/** The units of a non-zero symbol with their symbols, as `[unit, symbol, …]`. */
+function symbolUnits(symbolOf: Uint16Array): Int32Array {
+  const pairs: number[] = [];
+  symbolOf.forEach((symbol, unit) => {
+    if (symbol !== 0) pairs.push(unit, symbol);
+  });
+  return Int32Array.from(pairs);
+}
+
+function symbolTable(pairs: View): Uint16Array {
+  const symbolOf = new Uint16Array(0x10000);
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    symbolOf[pairs[i] as number] = pairs[i + 1] as number;
+  }
+  return symbolOf;
+}
+
+/** Code unit → class, from each interval's class (alphabet.ts `buildAlphabet` fills it so). */
+function classTable(intervalStart: Int32Array, intervalClass: Int32Array): Uint16Array {
+  const classOf = new Uint16Array(0x10000);
+  for (let i = 0; i < intervalStart.length; i++) {
+    const end = i + 1 < intervalStart.length ? (intervalStart[i + 1] as number) : 0x10000;
+    classOf.fill(intervalClass[i] as number, intervalStart[i] as number, end);
+  }
+  return classOf;
+}
+
 /** Lists as one index per node into distinct rows (equal lists share a row). */
 function rowsOf<T>(
   lists: readonly (readonly T[])[],
@@ -253,6 +289,7 @@ export function encodeBuiltTables(
   serialised: SerialisedPack,
   pack: CompiledPack,
   subsets: readonly (readonly number[])[],
+  digest: (bytes: Uint8Array) => string,
 ): Uint8Array {
   const w = new SectionWriter();
   const { alphabet } = pack;
@@ -276,12 +313,15 @@ export function encodeBuiltTables(
     },
     sections: w.sections,
     alphabet: {
-      classOf: w.add(alphabet.classOf),
+      intervalClass: w.add(
+        Int32Array.from(alphabet.intervalStart, (start) => alphabet.classOf[start] as number),
+      ),
       representative: w.add(alphabet.representative),
       kind: w.add(alphabet.kind),
       intervalStart: w.add(alphabet.intervalStart),
     },
-    ruleText: w.add(asciiBytes(ruleText)),
+    ruleText: -1,
+    ruleTextDigest: '',
     specs,
     rules: pack.rules.map((rule) => {
       if (rule.keyword) return null;
@@ -308,7 +348,7 @@ export function encodeBuiltTables(
       header.tries.push({
         symbols: automaton.symbols,
         nodeCount: automaton.nodeCount,
-        symbolOf: w.add(automaton.symbolOf),
+        symbolUnits: w.add(symbolUnits(automaton.symbolOf)),
         parent: w.add(parent),
         edge: w.add(edge),
         depth: w.add(automaton.depth),
@@ -333,24 +373,47 @@ export function encodeBuiltTables(
       extendingOf: w.add(extending.of),
       extendingStart: w.add(extending.start),
       extendingRule: w.add(Int32Array.from(extending.items)),
-      bigrams: bigrams === undefined ? -1 : w.add(bigrams),
+      bigrams: bigrams === undefined ? -1 : w.add(new Int32Array(packBigrams(bigrams).buffer)),
     });
   }
+  const ruleBytes = asciiBytes(ruleText);
+  header.ruleText = w.add(ruleBytes);
+  header.ruleTextDigest = digest(ruleBytes);
   const headerBytes = asciiBytes(asciiJson(header));
-  const base = Math.ceil((12 + headerBytes.length) / 8) * 8;
-  const last = w.sections[w.sections.length - 1];
-  const end = last === undefined ? 0 : last[1] + last[2] * bytesPer(last[0]);
-  const out = new Uint8Array(base + end);
+  const base = Math.ceil((FIXED + headerBytes.length) / 8) * 8;
+  const last = w.sections[w.sections.length - 1] as Section;
+  const out = new Uint8Array(base + last[1] + last[2]);
   out.set(asciiBytes(BUILT_TABLES_MAGIC), 0);
   const words = new DataView(out.buffer);
   words.setUint32(4, BUILT_TABLES_VERSION, true);
   words.setUint32(8, headerBytes.length, true);
-  out.set(headerBytes, 12);
+  words.setUint32(12, base + last[1], true);
+  out.set(headerBytes, FIXED);
   w.parts.forEach((view, i) => {
     const at = base + (w.sections[i] as Section)[1];
     out.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), at);
   });
   return out;
+}
+
+/** Magic, format version, header length, head length (all u32 little-endian). */
+const FIXED = 16;
+
+/**
+ * The file's head: everything but the rules' serialised data (the last section).
+ * The `csg` bundle compares its digest at every start; the rest is checked by the
+ * digest the head records, when a rule is first decoded. Undefined when the
+ * recorded head length does not fit the file.
+ */
+export function builtTablesHead(file: Uint8Array): Uint8Array | undefined {
+  if (file.length < FIXED) return undefined;
+  const headLength = new DataView(file.buffer, file.byteOffset, file.byteLength).getUint32(
+    12,
+    true,
+  );
+  return headLength >= FIXED && headLength <= file.length
+    ? file.subarray(0, headLength)
+    : undefined;
 }
 
 function bytesPer(type: SectionType): number {
@@ -366,6 +429,10 @@ export interface BuiltTables {
   text(ascii: Uint8Array): string;
   /** Each trie's goto rows once rebuilt: automata on one trie share them, as built. */
   gotos: Int32Array[];
+  /** Every rule's serialised data (`BuiltHeader.ruleText`). */
+  ruleText: Uint8Array;
+  /** Whether `ruleText` has the digest the head records (computed once, on first use). */
+  ruleTextIntact(): boolean;
 }
 
 /** Little-endian typed arrays: the views read the file's bytes as this platform orders them. */
@@ -377,26 +444,29 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
  */
 export function decodeBuiltTables(
   file: Uint8Array,
-  text: (ascii: Uint8Array) => string = asciiText,
+  options: { digest: (bytes: Uint8Array) => string; text?: (ascii: Uint8Array) => string },
 ): BuiltTables {
+  const text = options.text ?? asciiText;
   if (!LITTLE_ENDIAN) throw new BuiltTablesError('a big-endian platform reads another layout');
   const bytes = file.byteOffset % 8 === 0 ? file : file.slice();
   const magic = text(bytes.subarray(0, 4));
-  if (bytes.length < 12 || magic !== BUILT_TABLES_MAGIC)
+  if (bytes.length < FIXED || magic !== BUILT_TABLES_MAGIC)
     throw new BuiltTablesError('not built tables');
   const words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (words.getUint32(4, true) !== BUILT_TABLES_VERSION) {
     throw new BuiltTablesError(`format version is not ${BUILT_TABLES_VERSION}`);
   }
   const headerLength = words.getUint32(8, true);
-  if (12 + headerLength > bytes.length) throw new BuiltTablesError('the header overruns the file');
+  if (FIXED + headerLength > bytes.length) {
+    throw new BuiltTablesError('the header overruns the file');
+  }
   let header: BuiltHeader;
   try {
-    header = JSON.parse(text(bytes.subarray(12, 12 + headerLength))) as BuiltHeader;
+    header = JSON.parse(text(bytes.subarray(FIXED, FIXED + headerLength))) as BuiltHeader;
   } catch {
     throw new BuiltTablesError('the header is not JSON');
   }
-  const base = Math.ceil((12 + headerLength) / 8) * 8;
+  const base = Math.ceil((FIXED + headerLength) / 8) * 8;
   const section = (index: number, type: SectionType, length: number): View => {
     const entry = header.sections[index];
     if (entry === undefined || entry[0] !== type || entry[2] !== length) {
@@ -414,14 +484,30 @@ export function decodeBuiltTables(
   const { classCount } = header.pack;
   const a = header.alphabet;
   const intervals = header.sections[a.intervalStart]?.[2] ?? -1;
+  const intervalStart = section(a.intervalStart, 'i32', intervals) as Int32Array;
   const alphabet: Alphabet = {
-    classOf: section(a.classOf, 'u16', 0x10000) as Uint16Array,
+    classOf: classTable(intervalStart, section(a.intervalClass, 'i32', intervals) as Int32Array),
     classCount,
     representative: section(a.representative, 'u16', classCount) as Uint16Array,
     kind: section(a.kind, 'u8', classCount) as Uint8Array,
-    intervalStart: section(a.intervalStart, 'i32', intervals) as Int32Array,
+    intervalStart,
   };
-  return { header, alphabet, section, text, gotos: [] };
+  // The rules' data is the last section and starts where the head ends, so the head's
+  // digest and the rules' digest together cover every byte of the file.
+  const rules = header.sections[header.ruleText];
+  const headLength = words.getUint32(12, true);
+  if (
+    header.ruleText !== header.sections.length - 1 ||
+    rules === undefined ||
+    base + rules[1] !== headLength ||
+    headLength + rules[2] !== bytes.length
+  ) {
+    throw new BuiltTablesError("the rules' data is not where the head ends");
+  }
+  const ruleText = section(header.ruleText, 'u8', rules[2]) as Uint8Array;
+  let intact: boolean | undefined;
+  const ruleTextIntact = () => (intact ??= options.digest(ruleText) === header.ruleTextDigest);
+  return { header, alphabet, section, text, gotos: [], ruleText, ruleTextIntact };
 }
 
 /** Rows `start[r]..start[r + 1]` of `items`, each made once, by `make`. */
@@ -488,7 +574,7 @@ function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number):
     fail,
   ));
   return new KeywordAutomaton({
-    symbolOf: section(trie.symbolOf, 'u16', 0x10000) as Uint16Array,
+    symbolOf: symbolTable(section(trie.symbolUnits, 'i32', length(trie.symbolUnits))),
     symbols: trie.symbols,
     hasOutput: section(entry.hasOutput, 'u8', n) as Uint8Array,
     goto,
@@ -509,7 +595,7 @@ function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number):
  * in a short scan. A failure then is a CompiledPackError, every time.
  */
 function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
-  const { header, section } = tables;
+  const { header } = tables;
   const entry = header.specs[i] as BuiltSpec;
   let decoded: RuleAutomaton | undefined;
   let refused: CompiledPackError | undefined;
@@ -518,10 +604,10 @@ function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
     if (decoded !== undefined) return decoded;
     if (refused !== undefined) throw refused;
     try {
-      const all = section(header.ruleText, 'u8', header.sections[header.ruleText]?.[2] ?? -1);
-      const json = JSON.parse(
-        tables.text(all.subarray(entry.text[0], entry.text[1]) as Uint8Array),
-      );
+      if (!tables.ruleTextIntact()) {
+        throw new CompiledPackError('pack.rules', "the rules' data is not as built");
+      }
+      const json = JSON.parse(tables.text(tables.ruleText.subarray(entry.text[0], entry.text[1])));
       decoded = ruleAutomaton(json, path, { states: Infinity }, true).automaton;
     } catch (error) {
       refused =
@@ -599,7 +685,12 @@ export function seedBuiltTables(tables: BuiltTables, pack: CompiledPack): Compil
     return {
       key: subsetKey(subset),
       automaton: automatonOf(tables, entry, subset.length),
-      bigrams: entry.bigrams < 0 ? null : (section(entry.bigrams, 'u8', 0x10000) as Uint8Array),
+      bigrams:
+        entry.bigrams < 0
+          ? null
+          : unpackBigrams(
+              new Uint32Array(section(entry.bigrams, 'i32', BIGRAM_WORDS).slice().buffer),
+            ),
     };
   });
   return seedPackCaches(pack, starts, waits, seeded);

@@ -10,12 +10,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { dataDigest } from '../../../src/cli/data-digest.ts';
 import { scanChunks, scanText } from '../../../src/core/guard/scan-text.ts';
 import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
 import { builtinPackJson, getCorePack } from '../../../src/core/rules/builtin-packs.ts';
 import {
   BUILT_TABLES_VERSION,
   BuiltTablesError,
+  builtTablesHead,
   decodeBuiltTables,
   encodeBuiltTables,
   loadBuiltTables,
@@ -41,33 +43,37 @@ const file = encodeBuiltTables(
   serialised,
   warmed,
   warm.automata.map((a) => a.subset),
+  dataDigest,
 );
 
 /** The checked path of the bundle: the serialised pack and its warm tables, every check run. */
 const checked = (): CompiledPack =>
   loadWarmTables(JSON.parse(JSON.stringify(warm)), loadCompiledPack(JSON.parse(packText)));
 const fromFile = (bytes: Uint8Array = file): CompiledPack =>
-  loadBuiltTables(decodeBuiltTables(bytes));
+  loadBuiltTables(decodeBuiltTables(bytes, { digest: dataDigest }));
 
 /** A copy of the file with its header rewritten by `edit`, the sections after it as they were. */
 function withHeader(edit: (header: Record<string, unknown>) => void): Uint8Array {
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
   const length = view.getUint32(8, true);
   const header = JSON.parse(
-    Buffer.from(file.subarray(12, 12 + length)).toString('latin1'),
+    Buffer.from(file.subarray(16, 16 + length)).toString('latin1'),
   ) as Record<string, unknown>;
   edit(header);
   const text = JSON.stringify(header).replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-  // Sections count from the first multiple of 8 after the header.
-  const base = (n: number) => Math.ceil((12 + n) / 8) * 8;
+  // Sections count from the first multiple of 8 after the header; the head ends where
+  // the last section (the rules' data) begins.
+  const base = (n: number) => Math.ceil((16 + n) / 8) * 8;
   const sections = file.subarray(base(length));
   const out = new Uint8Array(base(text.length) + sections.length);
-  out.set(file.subarray(0, 12));
-  new DataView(out.buffer).setUint32(8, text.length, true);
-  out.set(Buffer.from(text, 'latin1'), 12);
+  out.set(file.subarray(0, 16));
+  const fixed = new DataView(out.buffer);
+  fixed.setUint32(8, text.length, true);
+  fixed.setUint32(12, view.getUint32(12, true) - base(length) + base(text.length), true);
+  out.set(Buffer.from(text, 'latin1'), 16);
   out.set(sections, base(text.length));
   return out;
 }
@@ -124,11 +130,35 @@ describe('built tables', () => {
   ])('refuse %s', (_, edit) => {
     const edited = file.slice();
     edit(edited);
-    expect(() => decodeBuiltTables(edited)).toThrow(BuiltTablesError);
+    expect(() => decodeBuiltTables(edited, { digest: dataDigest })).toThrow(BuiltTablesError);
   });
 
-  it('refuse a file cut short: a section would lie outside it', () => {
+  it("refuse a file cut short or grown: the rules' data must end it exactly", () => {
     expect(() => fromFile(file.slice(0, file.length - 1))).toThrow(BuiltTablesError);
+    const grown = new Uint8Array(file.length + 8);
+    grown.set(file);
+    expect(() => fromFile(grown)).toThrow(BuiltTablesError);
+  });
+
+  it("find any change to the rules' data when a rule is first decoded, and refuse it", () => {
+    const head = builtTablesHead(file)!;
+    const example = builtinPackJson().rules.find((r) => r.examples.match.length > 0)!;
+    const text = `x ${example.examples.match[0]} y`;
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 1, max: 255 }), (at, flip) => {
+        const edited = file.slice();
+        const i = head.length + (at % (file.length - head.length));
+        edited[i] = (edited[i] as number) ^ flip;
+        // The head is untouched: the bundle would load these tables.
+        expect(dataDigest(builtTablesHead(edited)!)).toBe(dataDigest(head));
+        const pack = fromFile(edited);
+        expect(scanText(pack, 'hi\n')).toEqual(scanText(reference, 'hi\n'));
+        const outcome = scanText(pack, text);
+        expect(outcome.blocked).toBe(true);
+        expect(outcome.events.map((e) => e.type)).toContain('error');
+      }),
+      { numRuns: Math.min(PROPERTY_RUNS, 50) },
+    );
   });
 
   it.each([
@@ -136,7 +166,7 @@ describe('built tables', () => {
       'a section of another type',
       (h: Record<string, unknown>) => {
         const sections = h.sections as [string, number, number][];
-        sections[0]![0] = 'i32';
+        sections[0]![0] = sections[0]![0] === 'u8' ? 'i32' : 'u8';
       },
     ],
     [
