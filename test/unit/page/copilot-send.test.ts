@@ -104,6 +104,23 @@ describe("Copilot's send frames (§4.2)", () => {
     expect(out).toEqual([]);
   });
 
+  it('a frame that is not one JSON object is not sent and is reported; the next one leaves', async () => {
+    const { hook, sent } = hookWith({ answer: noMarks });
+    const queue: SendQueue & { url: string } = { url: URL_COPILOT };
+    const out: unknown[] = [];
+    for (const frame of ['ping', setOptions]) {
+      sendInOrder(
+        queue,
+        (i, init) => hook.prepare(i, init),
+        frame,
+        (f) => out.push(f),
+      );
+    }
+    while (queue.tail !== undefined) await queue.tail;
+    expect(out).toEqual([setOptions]);
+    expect(sent).toContainEqual(expect.objectContaining({ type: 'stream-end', outcome: 'failed' }));
+  });
+
   it('another socket’s frames leave at once, untouched', () => {
     const { hook } = hookWith({ answer: noMarks });
     const queue: SendQueue & { url: string } = { url: OTHER_SOCKET };
