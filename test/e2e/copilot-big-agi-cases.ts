@@ -4,6 +4,9 @@
  * their endpoints (test/mock-chat/copilot-big-agi-routes.ts), the page reading
  * each answer as that client does: Copilot's `appendText` frames appended until
  * `done`; big-AGI's tRPC lines read with `fetch`, `{t}` particles appended.
+ * Copilot's send side (§4.2, issue 20 §2): the frames the mock's socket received
+ * (`GET /c/api/received`) hold the typed token redacted, in the page's order, while
+ * the page's own display of it is unchanged.
  *
  * Not a test file of its own: wire-format-cases.ts declares these with the
  * other wire formats, run in each browser extension-smoke.test.ts launches.
