@@ -60,11 +60,20 @@ describe('HuggingChat conversation document (§4.6 History)', () => {
     },
   );
 
-  it('an error document (no messages) passes as it is, unreported', () => {
-    const body = '{"message":"Conversation not found"}';
+  it.each(['{"message":"Conversation not found"}', '{"json":{"success":true}}'])(
+    'a document with no messages (%s) passes as it is, unreported',
+    (body) => {
+      const replay = replayBody(huggingChat, pack, [body]);
+      expect(replay.output).toBe(body);
+      expect(replay.issues).toEqual([]);
+    },
+  );
+
+  it('a document of another shape passes as it is and is reported', () => {
+    const body = '{"conversation":{"turns":[]}}';
     const replay = replayBody(huggingChat, pack, [body]);
     expect(replay.output).toBe(body);
-    expect(replay.issues).toEqual([]);
+    expect(replay.issues.length).toBeGreaterThan(0);
   });
 
   it('both routes are the HuggingChat adapter’s; its answer stream is still read as one', () => {

@@ -62,8 +62,9 @@ function locate(json: unknown) {
   const base: JsonPath = superjson ? ['json', 'messages'] : ['messages'];
   const { messages } = doc;
   if (!Array.isArray(messages)) {
-    // chat-ui's errors (`{"message":"Conversation not found"}`) carry no messages.
-    return typeof doc.message === 'string'
+    // chat-ui's errors (`{"message":"Conversation not found"}`) and the v2 route's answer
+    // to a PATCH or DELETE (`{json: {success: true}}`) carry no messages.
+    return typeof doc.message === 'string' || 'success' in doc
       ? nothingToGuard()
       : nothingToGuard('huggingchat-history: no messages');
   }
