@@ -542,15 +542,22 @@ function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number):
     length(entry.extendingStart),
   ) as Int32Array;
   const extendingRule = section(entry.extendingRule, 'i32', length(entry.extendingRule));
-  const extendingLists = rows(extendingStart, (from, to) =>
-    Array.from(extendingRule.subarray(from, to)),
-  );
-  const listed = <T>(of: View, lists: T[], what: string): T[] =>
-    Array.from(of, (r) => {
-      const list = lists[r];
-      if (list === undefined) throw new BuiltTablesError(`${what} names no list ${r}`);
-      return list;
-    });
+  // Plain loops, not Array.from over views: this code runs once per start, unoptimised,
+  // where each of those calls cost more than the copying itself.
+  const extendingLists = rows(extendingStart, (from, to) => {
+    const list = new Array<number>(to - from);
+    for (let k = from; k < to; k++) list[k - from] = extendingRule[k] as number;
+    return list;
+  });
+  const listed = <T>(of: View, lists: T[], what: string): T[] => {
+    const out = new Array<T>(of.length);
+    for (let node = 0; node < of.length; node++) {
+      const list = lists[of[node] as number];
+      if (list === undefined) throw new BuiltTablesError(`${what} names no list ${of[node]}`);
+      out[node] = list;
+    }
+    return out;
+  };
   const checkRows = (start: Int32Array, items: number, what: string): void => {
     if (start[0] !== 0 || start[start.length - 1] !== items) {
       throw new BuiltTablesError(`${what} rows do not span their items`);
