@@ -222,6 +222,8 @@ export class Scanner {
   private readonly bigrams: Uint8Array | null;
   /** The stream's shared hit list for the newest chunk, when the owner computes one. */
   private hits: BigramHits | null = null;
+  /** This scanner's bit in the shared hits' marks. */
+  private hitBit = 0;
   private readonly dedupe = new Map<number, number>();
   /** Verdicts of `partialKeywordLive`, shared by the streams of this keyword automaton. */
   private readonly partialLive: PartialMemo | null;
@@ -299,9 +301,10 @@ export class Scanner {
     return this.bigrams;
   }
 
-  /** Use the owner's shared hit list (a superset of this scanner's own hits). */
-  useHits(hits: BigramHits): void {
+  /** Use the owner's shared hit list, where `bit` marks this scanner's own hits. */
+  useHits(hits: BigramHits, bit: number): void {
     this.hits = hits;
+    this.hitBit = bit;
   }
 
   get isStopped(): boolean {
@@ -555,17 +558,15 @@ export class Scanner {
           if (hits !== null && s >= hits.from && s < hits.to && hits.to >= last) {
             // Jump between the shared hits; only this scanner's own bigrams stop it.
             const positions = hits.positions;
+            const marks = hits.marks;
+            const bit = this.hitBit;
             let k = this.hitIndex(hits, s);
             h = last;
             for (; k < hits.count; k++) {
               const at = positions[k] as number;
               if (at >= last) break;
-              const i = at - base;
-              if (
-                bigrams[
-                  (bigramByte(text.charCodeAt(i)) << 8) | bigramByte(text.charCodeAt(i + 1))
-                ] === 1
-              ) {
+              // This scanner's table marks the bigram at `at` (set by the shared pass).
+              if (((marks[k] as number) & bit) !== 0) {
                 h = at;
                 break;
               }

@@ -562,45 +562,57 @@ export class StreamGuard {
 /** Below this chunk size each scanner reads the units itself (see `BigramHits`). */
 const SHARED_PASS_MIN_CHUNK = 64;
 
-/** Union tables per pair of scanner tables (the tables are cached per pack subset). */
-const unionCache = new WeakMap<Uint8Array, WeakMap<Uint8Array, Uint8Array>>();
+/**
+ * Hit tables per (table so far, next scanner table), one map per shift (the
+ * scanner tables are cached per pack subset): entry `b` has bit `i` set when
+ * scanner `i`'s table marks bigram `b`.
+ */
+const unionCache: WeakMap<Uint8Array, WeakMap<Uint8Array, Uint8Array>>[] = [];
 
-function unionOf(a: Uint8Array, b: Uint8Array): Uint8Array {
-  let inner = unionCache.get(a);
+function unionOf(a: Uint8Array, b: Uint8Array, shift: number): Uint8Array {
+  const byShift = (unionCache[shift] ??= new WeakMap());
+  let inner = byShift.get(a);
   if (inner === undefined) {
     inner = new WeakMap();
-    unionCache.set(a, inner);
+    byShift.set(a, inner);
   }
   let union = inner.get(b);
   if (union === undefined) {
-    union = orOf(a, b);
+    union = orOf(a, b, shift);
     inner.set(b, union);
   }
   return union;
 }
 
 /**
- * a | b for two bigram tables (0x10000 bytes, each an array of its own: scanner.ts),
- * four bytes at a time: a quarter of the steps on the page's main thread.
+ * a | (b << shift) for bigram tables (0x10000 bytes, each an array of its own:
+ * scanner.ts; b's entries 0 or 1), four bytes at a time: a quarter of the steps
+ * on the page's main thread. A shift below 8 stays inside each byte.
  */
-function orOf(a: Uint8Array, b: Uint8Array): Uint8Array {
+function orOf(a: Uint8Array, b: Uint8Array, shift: number): Uint8Array {
   const union = a.slice();
   const words = new Uint32Array(union.buffer);
   const other = new Uint32Array(b.buffer, b.byteOffset, words.length);
-  for (let i = 0; i < words.length; i++) words[i] = (words[i] as number) | (other[i] as number);
+  for (let i = 0; i < words.length; i++) {
+    words[i] = (words[i] as number) | (((other[i] as number) & 0x01010101) << shift);
+  }
   return union;
 }
 
-/** One hit list for all scanners with a bigram prefilter, over the union of their tables. */
+/**
+ * One hit list for all scanners with a bigram prefilter: the positions some
+ * scanner's table marks, each with the bits of the scanners that mark it, so
+ * a scanner jumping between the hits reads one byte per hit, not the bigram.
+ */
 function sharedHits(scanners: (Scanner | null)[]): BigramHits | null {
-  const tables = scanners.flatMap((s) => (s?.bigramTable ? [s.bigramTable] : []));
-  const [first, ...rest] = tables;
+  const marking = scanners.filter((s) => s?.bigramTable) as Scanner[];
+  const [first, ...rest] = marking.map((s) => s.bigramTable as Uint8Array);
   if (first === undefined) return null;
-  // Unions are cached per pair of tables, so a guard's union is built once per rule subset.
+  // Cached per chain of tables, so a guard's hit table is built once per rule subset.
   let union = first;
-  for (const table of rest) union = unionOf(union, table);
+  rest.forEach((table, i) => (union = unionOf(union, table, i + 1)));
   const hits = new BigramHits(union);
-  for (const s of scanners) if (s?.bigramTable) s.useHits(hits);
+  marking.forEach((s, i) => s.useHits(hits, 1 << i));
   return hits;
 }
 
