@@ -51,10 +51,25 @@ const escape = (u: number): string => `\\u${u.toString(16).padStart(4, '0')}`;
  * path's test). Built from the ranges: several are combining or joining marks
  * that a regular expression literal would show misleadingly.
  */
-const SPECIAL_SOURCE = `[&<${HIDDEN_RANGES.map(([a, b]) => (a === b ? escape(a) : `${escape(a)}-${escape(b)}`)).join('')}]`;
+export const SPECIAL_SOURCE = `[&<${HIDDEN_RANGES.map(([a, b]) => (a === b ? escape(a) : `${escape(a)}-${escape(b)}`)).join('')}]`;
 const SPECIAL = new RegExp(SPECIAL_SOURCE);
-/** The same, global: `decode` finds the next such unit from `lastIndex` (one object, not one per chunk). */
-const NEXT_SPECIAL = new RegExp(SPECIAL_SOURCE, 'g');
+/**
+ * The same units as a table: `decode` looks for the next one with a loop, not
+ * with the expression (issue 19 §3: on Markdown, where `*` and `` ` `` come
+ * every few words, `exec` and its match object per run were most of the view's
+ * cost). 64 KiB, filled from the ranges once.
+ */
+const SPECIAL_UNITS = new Uint8Array(0x10000);
+SPECIAL_UNITS[0x26] = 1;
+SPECIAL_UNITS[0x3c] = 1;
+for (const [lo, hi] of HIDDEN_RANGES) SPECIAL_UNITS.fill(1, lo, hi + 1);
+
+/** The first offset from `from` holding a unit of SPECIAL, or `s.length`. */
+export function nextSpecial(s: string, from: number): number {
+  let i = from;
+  while (i < s.length && SPECIAL_UNITS[s.charCodeAt(i)] === 0) i++;
+  return i;
+}
 
 /** Whether a person never sees the unit `u` (HIDDEN_RANGES; a low half is judged with its high). */
 function isHidden(u: number): boolean {
@@ -195,7 +210,6 @@ export class RenderedView {
     let viewAt = this.text.end;
     let rawAt = this.rawDone;
     let i = 0;
-    const special = NEXT_SPECIAL;
     while (i < s.length) {
       const u = s.charCodeAt(i);
       if (this.inComment) {
@@ -221,8 +235,7 @@ export class RenderedView {
         i++;
         continue;
       }
-      special.lastIndex = i;
-      const next = special.exec(s)?.index ?? s.length;
+      const next = nextSpecial(s, i);
       if (next > i) {
         if (parts !== null) parts.push(s.slice(i, next));
         viewAt += next - i;
