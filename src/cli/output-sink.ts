@@ -22,8 +22,15 @@ export class OutputSink {
     return new OutputSink(null);
   }
 
-  /** `stream` null: descriptor 1 (see `stdout`); the stream is `process.stdout` once it would block. */
-  constructor(private stream: Writable | null) {
+  /**
+   * `stream` null: descriptor `fd` (see `stdout`) until it would block, then the
+   * stream `fallback()` gives (for descriptor 1, `process.stdout`).
+   */
+  constructor(
+    private stream: Writable | null,
+    private readonly fd = 1,
+    private readonly fallback: () => Writable = () => process.stdout,
+  ) {
     stream?.on('error', (error: Error) => {
       this.failure ??= error;
     });
@@ -38,17 +45,17 @@ export class OutputSink {
     if (this.failure) throw this.failure;
   }
 
-  /** Writes all of `text` to descriptor 1; what is left when it would block, or null. */
+  /** Writes all of `text` to the descriptor; what is left when it would block, or null. */
   private writeToDescriptor(text: string | Uint8Array): Uint8Array | null {
     const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     let at = 0;
     try {
-      while (at < bytes.length) at += writeSync(1, bytes, at, bytes.length - at);
+      while (at < bytes.length) at += writeSync(this.fd, bytes, at, bytes.length - at);
       return null;
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') throw error;
-      const stream = process.stdout;
+      const stream = this.fallback();
       stream.on('error', (failure: Error) => {
         this.failure ??= failure;
       });
