@@ -10,9 +10,13 @@
 // is set, the launcher registers tsx and runs the TypeScript sources as they are, as before,
 // only slower. `npm run build:cli` makes the fast path current again. An installed package
 // has no sources and always runs the build.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// node:fs as CommonJS: its ES module facade reads every export, and two of them load
+// Node's stream machinery and fs/promises, ~10 ms of a start (docs/cli-startup.md).
+const { existsSync, readFileSync, statSync } = createRequire(import.meta.url)('node:fs');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = join(root, 'dist', 'cli', 'csg.mjs');
