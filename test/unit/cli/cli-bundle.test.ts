@@ -125,6 +125,34 @@ describe('the csg bundle', () => {
     expect(node([join(copy, 'csg.mjs'), 'rules', 'list']).status).toBe(0);
   });
 
+  it("with its built tables edited: the head sends it to the JSON files, the rules' data refuses", () => {
+    // docs/cli-startup.md "Trust": the build recorded the digest of the tables' head.
+    const input = 'hi\n' + (builtinPackJson().rules[0]?.examples.match[0] ?? '') + '\n';
+    const intact = node([bundle, 'scan'], { input });
+    expect(intact.stdout.toString()).toContain('[redacted:');
+    const tables = readFileSync(join(outDir, 'builtin-tables.bin'));
+    const head = tables.readUInt32LE(12);
+    const edited = (name: string, at: number): string => {
+      const copy = temp.path(name);
+      cpSync(outDir, copy, { recursive: true });
+      const bytes = Buffer.from(tables);
+      bytes[at] = (bytes[at] as number) ^ 1;
+      writeFileSync(join(copy, 'builtin-tables.bin'), bytes);
+      return join(copy, 'csg.mjs');
+    };
+    // A byte of the head (the header's JSON): the JSON files, fully checked, same output.
+    const fromJson = node([edited('tables-head-edited', 40), 'scan'], { input });
+    expect(fromJson.stderr).toBe('');
+    expect(fromJson.status).toBe(intact.status);
+    expect(fromJson.stdout.toString()).toBe(intact.stdout.toString());
+    // A byte of the rules' data: the first rule the scan starts is refused, the scan blocked.
+    const refused = node([edited('tables-rules-edited', head + 10), 'scan'], { input });
+    expect(refused.status).toBe(3);
+    expect(refused.stdout.toString()).not.toContain(
+      builtinPackJson().rules[0]?.examples.match[0] ?? 'never',
+    );
+  });
+
   it(
     'scans every rule example exactly as the sources do, events included',
     () => {
