@@ -570,8 +570,12 @@ function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number):
   };
   checkRows(outputStart, hits, 'output');
   checkRows(extendingStart, extendingRule.length, 'extending');
-  if (hitRule.some((r) => r >= rules) || extendingRule.some((r) => r >= rules)) {
-    throw new BuiltTablesError('a list names a rule outside its subset');
+  for (const column of [hitRule, extendingRule]) {
+    for (let k = 0; k < column.length; k++) {
+      if ((column[k] as number) >= rules) {
+        throw new BuiltTablesError('a list names a rule outside its subset');
+      }
+    }
   }
   const fail = section(trie.fail, 'i32', n) as Int32Array;
   const goto = (tables.gotos[entry.trie] ??= gotoRows(
