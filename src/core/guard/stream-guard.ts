@@ -125,7 +125,7 @@ export class StreamGuard {
   private readonly hits: BigramHits | null;
   private readonly raised = new Map<string, number>();
   private emitPos = 0;
-  private out: string[] = [];
+  private readonly out: string[] = [];
   private pieces: ReleasePiece[] = [];
   private pending: PendingEvent[] = [];
   private seq = 0;
@@ -529,8 +529,11 @@ export class StreamGuard {
         .sort((a, b) => a.at - b.at || a.rank - b.rank || a.seq - b.seq)
         .map((p) => p.event);
     }
-    const emit = this.out.join('');
-    this.out = [];
+    // Most token-sized pushes release one piece or none: no join, and the internal
+    // list is emptied, not replaced (it never leaves the guard).
+    const out = this.out;
+    const emit = out.length === 0 ? '' : out.length === 1 ? (out[0] as string) : out.join('');
+    out.length = 0;
     const pieces = this.pieces;
     this.pieces = [];
     this.trim();
