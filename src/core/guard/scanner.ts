@@ -143,6 +143,13 @@ const PEEK_UNITS = 4;
 /** Above this many live threads, merging uses a map instead of pairwise comparison. */
 const PAIRWISE_MERGE_LIMIT = 12;
 
+/**
+ * Units the cursor moves between two probes asked by `needFrom` (what to retain):
+ * the same as the input's trim slack (input-text.ts), which cuts the string no
+ * more often than that anyway.
+ */
+const NEED_PROBE_STRIDE = 32;
+
 /** What the owner does with a committed match; `stop` ends scanning for good (block). */
 export type CommitHandler = (match: Candidate) => 'continue' | 'stop';
 
@@ -200,6 +207,8 @@ export class Scanner {
   /** Per slot: the cursor of the last answer of `probeLiveStart` (-1: none), and the answer. */
   private readonly probeEnd: number[];
   private readonly probeResult: number[];
+  /** The cursor at which `needFrom` last asked the probes. */
+  private needProbedAt = -Infinity;
   /** A thread not yet known to survive its first units (spawns allocate only survivors). */
   private readonly scratch: Thread;
   /** Index into the shared hits where the last skip stopped (skips mostly move forward). */
@@ -684,8 +693,13 @@ export class Scanner {
     // A deferred rule's next trigger starts threads back to its earliest start that is not
     // made yet nor known dead (and reads the unit before it). The probe finds that start, so
     // only the text that could still begin a match is kept, not the rule's whole reach.
+    // The probe moves the floor up; skipping it keeps more text, never less, so it is asked
+    // once per NEED_PROBE_STRIDE units (issue 19 §3: a flag scanner's probe ran on every
+    // token-sized push only to trim a few units sooner). The hold asks it every time.
+    const probe = this.cursor - this.needProbedAt >= NEED_PROBE_STRIDE;
+    if (probe) this.needProbedAt = this.cursor;
     for (let slot = 0; slot < this.deferred.length; slot++) {
-      this.probeLiveStart(slot, this.cursor);
+      if (probe) this.probeLiveStart(slot, this.cursor);
       const floor = Math.max(
         this.backFrom[slot] as number,
         this.deadBelow[slot] as number,
