@@ -27,4 +27,22 @@ describe('base64', () => {
   it.each(['%%%%', 'abc=d', '\u0100AAA'])('refuses %j', (text) => {
     expect(() => base64ToBytes(text)).toThrow(Base64Error);
   });
+
+  it('uses the native Uint8Array.fromBase64 where the browser has it, refusals mapped', () => {
+    const host = Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array };
+    const had = Object.hasOwn(host, 'fromBase64');
+    const calls: string[] = [];
+    host.fromBase64 = (text) => {
+      calls.push(text);
+      if (text === 'bad') throw new SyntaxError('bad');
+      return new Uint8Array(Buffer.from(text, 'base64'));
+    };
+    try {
+      expect(base64ToBytes('AQID')).toEqual(Uint8Array.of(1, 2, 3));
+      expect(() => base64ToBytes('bad')).toThrow(Base64Error);
+      expect(calls).toEqual(['AQID', 'bad']);
+    } finally {
+      if (!had) delete host.fromBase64;
+    }
+  });
 });
