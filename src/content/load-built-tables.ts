@@ -64,12 +64,37 @@ export function loadDeliveredBuiltTables(built: unknown, options: CompileOptions
   const bytes = deliveredBuiltBytes(built);
   try {
     return loadBuiltTables(
-      decodeBuiltTables(bytes, { digest: dataDigest, text: asciiText }),
+      decodeBuiltTables(bytes, {
+        digest: dataDigest,
+        text: asciiText,
+        // `deliveredBuiltBytes` compared the digest of every byte, the rules' data included.
+        wholeFileChecked: true,
+      }),
       options,
     );
   } catch (error) {
     // A layout the decoder did not foresee (a header field of the wrong type) is refused too.
     if (error instanceof BuiltTablesError) throw error;
     throw new BuiltTablesError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Decodes each always-on rule's data (load-compiled-pack.ts `ruleAutomaton`), one
+ * rule per step, for a caller that paces them after setup (page-guard-config.ts):
+ * a loaded pack decoded these at load, and left lazy they were decoded inside the
+ * first answer's first chunks (the first token came later, issue 19 §4). A rule
+ * that fails its check here is left for the stream that first runs it, which
+ * then fails closed (CompiledPackError, a guard failure).
+ */
+export function* decodeAlwaysOnSteps(pack: CompiledPack): Generator<void, void, void> {
+  for (const rule of pack.rules) {
+    if (rule.keyword) continue;
+    try {
+      void rule.nfa;
+    } catch {
+      // Refused again, and failed closed, when a stream first runs the rule.
+    }
+    yield;
   }
 }

@@ -24,7 +24,7 @@ import type { CompiledPack } from '../core/rules/compiled-pack.ts';
 import { runToEnd } from '../core/guard/run-to-end.ts';
 import { warmKeywordAutomataSteps, warmUpSteps } from '../core/guard/warm-up.ts';
 import { loadCompiledPackSteps } from '../core/rules/load-compiled-pack.ts';
-import { loadDeliveredBuiltTables } from './load-built-tables.ts';
+import { decodeAlwaysOnSteps, loadDeliveredBuiltTables } from './load-built-tables.ts';
 import type { PageConfig } from '../protocol/settings-schema.ts';
 
 export interface StreamGuardSetup {
@@ -226,6 +226,10 @@ export function createPageGuardConfig(): PageGuardConfig {
         if (config.compiled?.built !== undefined) {
           // Built tables from the background (issue 19 §4): the first guards build nothing.
           await runPaced(firstGuardSteps(next.pack, [next.guard, sending]), pause);
+          use(next);
+          // Then, paced, the always-on rules' data, so the first answer does not decode it.
+          await runPaced(decodeAlwaysOnSteps(next.pack), pause);
+          return;
         } else {
           // The first guard of a pack builds its start classes and keyword automata
           // (cached on the pack): here, in steps, not in the first send's scan or the

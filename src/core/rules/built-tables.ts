@@ -447,7 +447,15 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
  */
 export function decodeBuiltTables(
   file: Uint8Array,
-  options: { digest: (bytes: Uint8Array) => string; text?: (ascii: Uint8Array) => string },
+  options: {
+    digest: (bytes: Uint8Array) => string;
+    text?: (ascii: Uint8Array) => string;
+    /**
+     * The caller compared a digest of every byte of `file` already (the page,
+     * src/content/load-built-tables.ts): the rules' data is not digested again.
+     */
+    wholeFileChecked?: boolean;
+  },
 ): BuiltTables {
   const text = options.text ?? asciiText;
   if (!LITTLE_ENDIAN) throw new BuiltTablesError('a big-endian platform reads another layout');
@@ -508,7 +516,7 @@ export function decodeBuiltTables(
     throw new BuiltTablesError("the rules' data is not where the head ends");
   }
   const ruleText = section(header.ruleText, 'u8', rules[2]) as Uint8Array;
-  let intact: boolean | undefined;
+  let intact: boolean | undefined = options.wholeFileChecked === true ? true : undefined;
   const ruleTextIntact = () => (intact ??= options.digest(ruleText) === header.ruleTextDigest);
   return { header, alphabet, section, text, gotos: [], ruleText, ruleTextIntact };
 }
