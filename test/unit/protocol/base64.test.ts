@@ -30,7 +30,7 @@ describe('base64', () => {
 
   it('uses the native Uint8Array.fromBase64 where the browser has it, refusals mapped', () => {
     const host = Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array };
-    const had = Object.hasOwn(host, 'fromBase64');
+    const had = host.fromBase64;
     const calls: string[] = [];
     host.fromBase64 = (text) => {
       calls.push(text);
@@ -42,7 +42,8 @@ describe('base64', () => {
       expect(() => base64ToBytes('bad')).toThrow(Base64Error);
       expect(calls).toEqual(['AQID', 'bad']);
     } finally {
-      if (!had) delete host.fromBase64;
+      if (had === undefined) delete host.fromBase64;
+      else host.fromBase64 = had;
     }
   });
 });
