@@ -8,8 +8,16 @@ import { builtinPackSources, compileGuardPack, getCorePack } from '../core/rules
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
 import { loadCompiledPack } from '../core/rules/load-compiled-pack.ts';
 import { type SerialisedPack, serialiseCompiledPack } from '../core/rules/serialised-pack.ts';
-import { type WarmTables, serialiseWarmTables } from '../core/rules/warm-tables.ts';
-import type { CompiledPageRules, PageConfig, Settings } from '../protocol/settings-schema.ts';
+import { serialiseWarmTables } from '../core/rules/warm-tables.ts';
+import { encodeBuiltTables } from '../core/rules/built-tables.ts';
+import { dataDigest } from '../cli/data-digest.ts';
+import { bytesToBase64 } from '../protocol/base64.ts';
+import type {
+  CompiledPageRules,
+  PageBuiltTables,
+  PageConfig,
+  Settings,
+} from '../protocol/settings-schema.ts';
 import type { PageConfigAnswer } from '../protocol/runtime-messages.ts';
 
 /** Built-in packs a page runs: every built-in pack not switched off by name. */
@@ -26,7 +34,7 @@ type RulesChoice = PackChoice & Partial<Pick<PageConfig, 'incoming' | 'outgoing'
 /** The last compiled choice: every page asks, settings change rarely (one entry is enough). */
 let cached: { key: string; pack: SerialisedPack } | undefined;
 let cachedLabels: CompiledPageRules['labels'] | undefined;
-/** The last answer whole, warm tables included (see `compiledRulesFor`). */
+/** The last answer whole, built tables included (see `compiledRulesFor`). */
 let last: { key: string; rules: CompiledPageRules } | undefined;
 /** Answers computed by this worker (not restored): what the caller persists. */
 let computed = 0;
@@ -58,18 +66,23 @@ export function compiledRulesKey(choice: RulesChoice): string {
 }
 
 /**
- * The warm tables of the page's two guards (issue 19 §4), built from the pack as
- * the page loads it, so rule order and alphabet are the page's. Undefined if they
- * cannot be built: the page then builds them itself, as before.
+ * The built tables of the page's two guards (issue 19 §4, built-tables.ts): the
+ * pack loaded as the page would load it, warmed for the page's two policies
+ * (warm-tables.ts warms what it serialises), and what that built encoded as one
+ * file, base64 for runtime messaging, with the digest the page checks.
+ * Undefined if they cannot be built: the page then gets the pack as JSON.
  */
-function warmTablesFor(pack: SerialisedPack, choice: RulesChoice): WarmTables | undefined {
+function builtTablesFor(pack: SerialisedPack, choice: RulesChoice): PageBuiltTables | undefined {
   if (choice.incoming === undefined || choice.outgoing === undefined) return undefined;
   try {
     const loaded = loadCompiledPack(pack, { allowedImageHosts: choice.allowedImageHosts });
-    return serialiseWarmTables(loaded, [
+    const warm = serialiseWarmTables(loaded, [
       sendGuardOptions(choice.outgoing),
       answerGuardOptions(choice.incoming),
     ]);
+    const subsets = warm.automata.map((automaton) => automaton.subset);
+    const bytes = encodeBuiltTables(pack, loaded, subsets, dataDigest);
+    return { tables: bytesToBase64(bytes), digest: dataDigest(bytes) };
   } catch {
     return undefined;
   }
@@ -77,10 +90,11 @@ function warmTablesFor(pack: SerialisedPack, choice: RulesChoice): WarmTables | 
 
 /**
  * The page's pack compiled here, once per pack choice (recompiled when the
- * choice changes), serialised for the page, which loads it without the
- * compiler (load-compiled-pack.ts); with the choice's policies, also the warm
- * tables of the page's guards, built here once per browser session instead of
- * on every page's main thread (issue 19 §4; warm-tables.ts).
+ * choice changes); with the choice's policies, its tables built for the page's
+ * guards and encoded (built-tables.ts), once per browser session instead of on
+ * every page's main thread (issue 19 §4). The pack's JSON goes only when the
+ * tables could not be built (or no policies were given): the page then loads it
+ * (load-compiled-pack.ts) and builds the tables itself.
  */
 export function compiledRulesFor(choice: RulesChoice): CompiledPageRules {
   const key = compiledRulesKey(choice);
@@ -98,12 +112,11 @@ export function compiledRulesFor(choice: RulesChoice): CompiledPageRules {
       rules: serialiseCompiledPack(labels.rules),
     };
   }
-  const warm = warmTablesFor(cached.pack, choice);
-  const rules: CompiledPageRules = {
-    pack: cached.pack,
-    labels: cachedLabels,
-    ...(warm === undefined ? {} : { warm }),
-  };
+  const built = builtTablesFor(cached.pack, choice);
+  const rules: CompiledPageRules =
+    built === undefined
+      ? { pack: cached.pack, labels: cachedLabels }
+      : { labels: cachedLabels, built };
   last = { key, rules };
   computed++;
   return rules;

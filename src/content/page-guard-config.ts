@@ -1,7 +1,8 @@
 /**
  * What a new stream is guarded with: the pack the background compiled for this
- * site's settings (PageConfig.compiled, loaded here by load-compiled-pack.ts,
- * which needs neither the regex parser nor the pack JSON) and the config's
+ * site's settings with its tables built (PageConfig.compiled.built, loaded here by
+ * load-built-tables.ts; or, when the background could not build them, the pack's
+ * JSON, loaded by load-compiled-pack.ts and warmed here) and the config's
  * per-kind incoming policy.
  *
  * Until the bridge's config has arrived there is no setup: a guarded stream
@@ -23,7 +24,7 @@ import type { CompiledPack } from '../core/rules/compiled-pack.ts';
 import { runToEnd } from '../core/guard/run-to-end.ts';
 import { warmKeywordAutomataSteps, warmUpSteps } from '../core/guard/warm-up.ts';
 import { loadCompiledPackSteps } from '../core/rules/load-compiled-pack.ts';
-import { loadWarmTablesSteps } from '../core/rules/load-warm-tables.ts';
+import { decodeAlwaysOnSteps, loadDeliveredBuiltTables } from './load-built-tables.ts';
 import type { PageConfig } from '../protocol/settings-schema.ts';
 
 export interface StreamGuardSetup {
@@ -99,11 +100,18 @@ function* setupSteps(config: PageConfig): Generator<void, StreamGuardSetup, void
   const compiled = labelsOf(config);
   const { labels } = compiled;
   const options = { allowedImageHosts: config.allowedImageHosts };
-  const loaded = yield* loadCompiledPackSteps(compiled.pack, options);
-  // Issue 19 §4: the tables the background built once for this session, checked here;
-  // tables that do not check throw, and the page fails closed (`refuse` below).
-  const pack =
-    compiled.warm === undefined ? loaded : yield* loadWarmTablesSteps(compiled.warm, loaded);
+  let pack: CompiledPack;
+  if (compiled.built !== undefined) {
+    // Issue 19 §4: the pack and tables the background built once for this session, their
+    // digest and layout checked here; tables that do not check throw, and the page fails
+    // closed (`refuse` below). Nothing is built; each rule is decoded when it first runs.
+    pack = loadDeliveredBuiltTables(compiled.built, options);
+    yield;
+  } else {
+    // The background could not build the tables: the pack's JSON, checked whole, and
+    // the tables built here (`applyInSteps`).
+    pack = yield* loadCompiledPackSteps(compiled.pack, options);
+  }
   const rules = yield* loadCompiledPackSteps(labels.rules);
   return {
     pack,
@@ -215,9 +223,13 @@ export function createPageGuardConfig(): PageGuardConfig {
         next = await runPaced(setupSteps(config), pause);
         useLoaded(next);
         const sending = sendGuardOptions(config.outgoing);
-        if (config.compiled?.warm !== undefined) {
-          // Warm tables from the background (issue 19 §4): the first guards build nothing.
+        if (config.compiled?.built !== undefined) {
+          // Built tables from the background (issue 19 §4): the first guards build nothing.
           await runPaced(firstGuardSteps(next.pack, [next.guard, sending]), pause);
+          use(next);
+          // Then, paced, the always-on rules' data, so the first answer does not decode it.
+          await runPaced(decodeAlwaysOnSteps(next.pack), pause);
+          return;
         } else {
           // The first guard of a pack builds its start classes and keyword automata
           // (cached on the pack): here, in steps, not in the first send's scan or the

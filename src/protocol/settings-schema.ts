@@ -6,7 +6,6 @@
 import { combineKindPolicy } from '../core/guard/kind-policy.ts';
 import type { RuleKind } from '../core/rules/rule.ts';
 import type { SerialisedPack } from '../core/rules/serialised-pack.ts';
-import type { WarmTables } from '../core/rules/warm-tables.ts';
 
 export const SETTINGS_KEY = 'settings';
 export const SETTINGS_VERSION = 1;
@@ -90,15 +89,31 @@ export interface PageConfig {
 
 /** What the MAIN world guards with, compiled in the background (PageConfig.compiled). */
 export interface CompiledPageRules {
-  /** The enabled built-in packs, minus disabled rules, plus custom packs; compiled with `allowedImageHosts`. */
-  pack: SerialisedPack;
+  /**
+   * The enabled built-in packs, minus disabled rules, plus custom packs; compiled with
+   * `allowedImageHosts`. Sent only when `built` is not (the background could not build
+   * the tables): the page then loads it and builds the tables itself.
+   */
+  pack?: SerialisedPack;
   /** The shipped source-label pack (issue 5 history projection), as a rule pack. */
   labels: { name: string; version: string; minProse: number; rules: SerialisedPack };
   /**
-   * The pack's warm tables for this config's two policies, built once per browser
-   * session in the background (issue 19 §4, warm-tables.ts); the page checks them.
+   * The same pack with its tables built for this config's two policies, once per
+   * browser session in the background (issue 19 §4, built-tables.ts); the page
+   * decodes and seeds them instead of loading the pack and building the tables.
    */
-  warm?: WarmTables;
+  built?: PageBuiltTables;
+}
+
+/** Built tables as they cross runtime messaging (JSON in Chrome). */
+export interface PageBuiltTables {
+  /** The built-tables file (built-tables.ts `encodeBuiltTables`), base64 (protocol/base64.ts). */
+  tables: string;
+  /**
+   * The file's digest (cli/data-digest.ts) as the background computed it: the page
+   * uses the tables only when the bytes it decoded have it (delivery intact).
+   */
+  digest: string;
 }
 
 /**

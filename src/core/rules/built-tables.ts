@@ -14,7 +14,9 @@
  * tables' fully checked path. `decodeBuiltTables` still checks the layout
  * (magic, version, every section inside the file, every length what its table
  * needs), so a file that slipped past the digest is refused, not misread out of
- * bounds. The page never reads this format: its tables cross a channel.
+ * bounds. The page reads it too (issue 19 §4): the background encodes it once per
+ * browser session and the page uses it only while its bytes have the digest the
+ * background sent with them (src/content/load-built-tables.ts).
  *
  * Layout: "CSGB", format version (u32 LE), header length (u32 LE), the header
  * as UTF-8 JSON (`BuiltHeader`: what each table is and where its section lies),
@@ -26,6 +28,7 @@ import { cachedBigramTable } from '../guard/scanner.ts';
 import type { Alphabet } from '../regex/alphabet.ts';
 import type { CharSet } from '../regex/char-set.ts';
 import {
+  type CompileOptions,
   type CompiledPack,
   type CompiledRule,
   type RuleAnalysis,
@@ -444,7 +447,15 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
  */
 export function decodeBuiltTables(
   file: Uint8Array,
-  options: { digest: (bytes: Uint8Array) => string; text?: (ascii: Uint8Array) => string },
+  options: {
+    digest: (bytes: Uint8Array) => string;
+    text?: (ascii: Uint8Array) => string;
+    /**
+     * The caller compared a digest of every byte of `file` already (the page,
+     * src/content/load-built-tables.ts): the rules' data is not digested again.
+     */
+    wholeFileChecked?: boolean;
+  },
 ): BuiltTables {
   const text = options.text ?? asciiText;
   if (!LITTLE_ENDIAN) throw new BuiltTablesError('a big-endian platform reads another layout');
@@ -505,7 +516,7 @@ export function decodeBuiltTables(
     throw new BuiltTablesError("the rules' data is not where the head ends");
   }
   const ruleText = section(header.ruleText, 'u8', rules[2]) as Uint8Array;
-  let intact: boolean | undefined;
+  let intact: boolean | undefined = options.wholeFileChecked === true ? true : undefined;
   const ruleTextIntact = () => (intact ??= options.digest(ruleText) === header.ruleTextDigest);
   return { header, alphabet, section, text, gotos: [], ruleText, ruleTextIntact };
 }
@@ -646,14 +657,17 @@ function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
  * decoded on first use (`builtRuleAutomaton`), its alphabet and caches from the
  * tables. Throws BuiltTablesError when the tables are not laid out right.
  */
-export function loadBuiltTables(tables: BuiltTables): CompiledPack {
+export function loadBuiltTables(tables: BuiltTables, options: CompileOptions = {}): CompiledPack {
   const { header } = tables;
   const { name, version } = header.pack;
   if (header.specs.length !== header.pack.rules || header.specs.length === 0) {
     throw new BuiltTablesError('the tables hold no rule specs for the pack');
   }
   const automata = header.specs.map((_, i) => builtRuleAutomaton(tables, i));
-  const pack = runToEnd(assembleCompiledPackSteps(name, version, automata, {}, tables.alphabet));
+  // `options` as the pack was compiled with (the page's allowedImageHosts; none for the CLI).
+  const pack = runToEnd(
+    assembleCompiledPackSteps(name, version, automata, options, tables.alphabet),
+  );
   return seedBuiltTables(tables, pack);
 }
 

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §4: the background builds the pages' pack and warm tables once per
+ * Issue 19 §4: the background builds the pages' pack and built tables once per
  * browser session. Every page asks (`page-pack`), and all get what was built
  * first; a service worker that Chrome stopped when idle (its module state
  * gone: `vi.resetModules` here) restores them from storage.session instead of
@@ -57,7 +57,7 @@ async function pagePack(background: Background): Promise<PagePackAnswer> {
 const stored = (session: ReturnType<typeof memoryArea>) =>
   session.data.pageRules as StoredPageRules | undefined;
 
-describe('the pages’ pack and warm tables, once per browser session', () => {
+describe('the pages’ pack and built tables, once per browser session', () => {
   it(
     'are built at start-up, handed to every page, and restored by a restarted worker',
     {
@@ -71,7 +71,7 @@ describe('the pages’ pack and warm tables, once per browser session', () => {
       expect(stored(session)?.computed).toBe(1);
       const a = await pagePack(first);
       const b = await pagePack(first);
-      expect(a.compiled.warm).toBeDefined();
+      expect(a.compiled.built).toBeDefined();
       expect(b.compiled).toBe(a.compiled);
       expect(stored(session)?.computed).toBe(1);
 
@@ -81,7 +81,7 @@ describe('the pages’ pack and warm tables, once per browser session', () => {
       expect(c.compiled).toEqual(a.compiled);
       expect(stored(session)?.computed).toBe(1);
 
-      // Another policy is another set of warm tables: built once more, and counted.
+      // Another policy is another set of built tables: built once more, and counted.
       const settings = structuredClone(local.settings) as {
         policy: { incoming: Record<string, string> };
       };
@@ -90,8 +90,8 @@ describe('the pages’ pack and warm tables, once per browser session', () => {
       restarted.onStorageChanged({ settings: {} }, 'local');
       await restarted.resync();
       const d = await pagePack(restarted);
-      expect(d.compiled.warm).toBeDefined();
-      expect(d.compiled.warm).not.toEqual(a.compiled.warm);
+      expect(d.compiled.built).toBeDefined();
+      expect(d.compiled.built).not.toEqual(a.compiled.built);
       expect(stored(session)?.computed).toBe(2);
     },
   );
@@ -107,6 +107,6 @@ describe('the pages’ pack and warm tables, once per browser session', () => {
     };
     const worker = await freshWorker(session, {});
     const answer = await pagePack(worker);
-    expect(answer.compiled.pack.rules.length).toBeGreaterThan(0);
+    expect(answer.compiled.built?.tables.length).toBeGreaterThan(0);
   });
 });

@@ -10,7 +10,8 @@ import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
 import { outgoingScanOptions } from '../../../src/core/outgoing/outgoing-dlp.ts';
 import { BUILTIN_PACK_NAMES } from '../../../src/core/rules/builtin-packs.ts';
 import { createPageGuardConfig } from '../../../src/content/page-guard-config.ts';
-import type { PageConfig } from '../../../src/protocol/settings-schema.ts';
+import { dataDigest } from '../../../src/cli/data-digest.ts';
+import type { PageBuiltTables, PageConfig } from '../../../src/protocol/settings-schema.ts';
 import { githubPat } from '../cli/synthetic-secrets.ts';
 import { sampleConfig } from '../page-channel/sample-page-config.ts';
 
@@ -27,15 +28,25 @@ function guardText(setup: Setup, text: string) {
   };
 }
 
-/** A config as the background sends it: with the pack compiled there (and its warm tables). */
+/** A config as the background sends it: with the pack compiled there, its tables built. */
 function withCompiled(config: PageConfig): PageConfig {
   return { ...config, compiled: compiledRulesFor(config) };
 }
 
-/** The same without warm tables: the page builds them itself. */
+/**
+ * The same as the background sends it when it could not build the tables: the
+ * pack's JSON (what it answers without policies), and the page builds them itself.
+ */
 function withoutWarm(config: PageConfig): PageConfig {
-  const { warm: _warm, ...compiled } = compiledRulesFor(config);
+  const compiled = compiledRulesFor({ ...config, incoming: undefined, outgoing: undefined });
   return { ...config, compiled };
+}
+
+/** `built` with the byte at `at` of its file changed, its digest kept. */
+function flip(built: PageBuiltTables, at: number): PageBuiltTables {
+  const bytes = new Uint8Array(Buffer.from(built.tables, 'base64'));
+  bytes[at] = (bytes[at] as number) ^ 0x01;
+  return { ...built, tables: Buffer.from(bytes).toString('base64') };
 }
 
 describe('createPageGuardConfig', () => {
@@ -95,13 +106,18 @@ describe('createPageGuardConfig', () => {
     missing.apply(sampleConfig);
     await expect(missing.ready()).rejects.toThrow(/compiled pack/);
     const corrupt = createPageGuardConfig();
-    const good = withCompiled(sampleConfig);
+    const good = withoutWarm(sampleConfig);
     corrupt.apply({
       ...good,
       compiled: { ...good.compiled!, pack: { ...good.compiled!.pack, rules: [{}] } },
     } as PageConfig);
     await expect(corrupt.ready()).rejects.toThrow();
     expect(corrupt.current()).toBeUndefined();
+    // Neither the pack's JSON nor built tables.
+    const empty = createPageGuardConfig();
+    const { built: _built, ...labelsOnly } = withCompiled(sampleConfig).compiled!;
+    empty.apply({ ...sampleConfig, compiled: labelsOnly });
+    await expect(empty.ready()).rejects.toThrow();
   });
 
   it('keeps the setup in effect when a later config is unusable', () => {
@@ -165,10 +181,11 @@ describe('applyInSteps', () => {
     expect(builds).toHaveBeenCalled();
   });
 
-  it('with warm tables from the background, builds no automaton and is ready for all at once', async () => {
+  it('with built tables from the background, builds no automaton and is ready for all at once', async () => {
     const stepped = createPageGuardConfig();
     const config = withCompiled({ ...sampleConfig, packs: [...BUILTIN_PACK_NAMES] });
-    expect(config.compiled?.warm).toBeDefined();
+    expect(config.compiled?.built).toBeDefined();
+    expect(config.compiled?.pack).toBeUndefined();
     const builds = vi.spyOn(KeywordAutomaton, 'steps');
     let pauses = 0;
     await stepped.applyInSteps(config, () => {
@@ -189,26 +206,46 @@ describe('applyInSteps', () => {
     expect(guarded.events.some((e) => 'rule' in e && e.rule === 'github-pat')).toBe(true);
   });
 
+  /** `good` with its built tables replaced by `spoil`'s. */
+  function withBuilt(good: PageConfig, built: unknown): PageConfig {
+    return { ...good, compiled: { ...good.compiled!, built } } as unknown as PageConfig;
+  }
+
+  /** The base64 of `bytes` (as page-config.ts sends them). */
+  const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+  const bytesOf = (built: PageBuiltTables) => new Uint8Array(Buffer.from(built.tables, 'base64'));
+
   it.each([
-    ['corrupted', (warm: Record<string, unknown>) => ({ ...warm, tries: [{ symbols: -1 }] })],
-    ['truncated', (warm: Record<string, unknown>) => ({ ...warm, automata: undefined })],
-    ['for another pack', (warm: Record<string, unknown>) => ({ ...warm, pack: {} })],
-  ])('fails closed on warm tables that are %s, for answers and requests', async (_n, spoil) => {
+    // One changed byte anywhere: the head, a table, the rules' data at the end.
+    ['a byte of the head changed', (b: PageBuiltTables) => flip(b, 20)],
+    ['a byte of a table changed', (b: PageBuiltTables) => flip(b, bytesOf(b).length >> 1)],
+    ['the last byte changed', (b: PageBuiltTables) => flip(b, bytesOf(b).length - 1)],
+    ['truncated', (b: PageBuiltTables) => ({ ...b, tables: base64(bytesOf(b).subarray(0, 999)) })],
+    ['not base64', (b: PageBuiltTables) => ({ ...b, tables: `${b.tables}%` })],
+    ['without a digest', (b: PageBuiltTables) => ({ tables: b.tables })],
+    ['a string', (b: PageBuiltTables) => b.tables],
+  ])('fails closed on built tables with %s, for answers and requests', async (_n, spoil) => {
     const good = withCompiled(sampleConfig);
-    const warm = good.compiled?.warm as unknown as Record<string, unknown>;
-    const bad = {
-      ...good,
-      compiled: { ...good.compiled!, warm: spoil(warm) },
-    } as unknown as PageConfig;
+    const bad = withBuilt(good, spoil(good.compiled!.built!));
     const stepped = createPageGuardConfig();
     await stepped.applyInSteps(bad, () => undefined);
-    await expect(stepped.ready()).rejects.toThrow(/warm tables/);
-    await expect(stepped.readyForRequests()).rejects.toThrow(/warm tables/);
-    await expect(stepped.readyLoadedForRequests()).rejects.toThrow(/warm tables/);
+    await expect(stepped.ready()).rejects.toThrow(/built tables/);
+    await expect(stepped.readyForRequests()).rejects.toThrow(/built tables/);
+    await expect(stepped.readyLoadedForRequests()).rejects.toThrow(/built tables/);
     expect(stepped.current()).toBeUndefined();
     const direct = createPageGuardConfig();
     direct.apply(bad);
-    await expect(direct.ready()).rejects.toThrow(/warm tables/);
+    await expect(direct.ready()).rejects.toThrow(/built tables/);
+  });
+
+  it('fails closed on a changed byte whose digest was sent along: the layout is checked', async () => {
+    const good = withCompiled(sampleConfig);
+    const bytes = bytesOf(good.compiled!.built!);
+    bytes[0] = 0x58; // the magic's first letter
+    const bad = withBuilt(good, { tables: base64(bytes), digest: dataDigest(bytes) });
+    const direct = createPageGuardConfig();
+    direct.apply(bad);
+    await expect(direct.ready()).rejects.toThrow(/not built tables/);
   });
 
   it('has a setup for requests once loaded, then for answers, then warm for requests', async () => {

@@ -1,0 +1,100 @@
+/**
+ * The page's pack from the built tables the background sent (issue 19 §4,
+ * docs/page-setup.md): decoded from base64, used only when the decoded bytes
+ * have the digest the background computed for them (delivery intact), laid out
+ * as decodeBuiltTables checks, then loaded with the tables' alphabet and caches
+ * (built-tables.ts `loadBuiltTables`). Each rule's serialised data is decoded
+ * and checked when the rule first runs, not here.
+ *
+ * What the digest guards: that the bytes are the ones the background built, not
+ * that the background built them right (it is trusted to, as for the pack it
+ * compiles). Anything that does not check throws BuiltTablesError, and the
+ * page's setup is refused (page-guard-config.ts): it fails closed as a pack that
+ * does not load.
+ *
+ * No extension APIs here.
+ */
+import { dataDigest } from '../cli/data-digest.ts';
+import {
+  BuiltTablesError,
+  decodeBuiltTables,
+  loadBuiltTables,
+} from '../core/rules/built-tables.ts';
+import type { CompileOptions, CompiledPack } from '../core/rules/compiled-pack.ts';
+import { base64ToBytes } from '../protocol/base64.ts';
+
+/**
+ * The tables' text (JSON header, rules' data) is ASCII: the browser's native decoder
+ * reads its 175 KB head in well under a millisecond, where built-tables.ts's portable
+ * `String.fromCharCode` loop took about 10 ms cold (Node, this machine).
+ */
+let decoder: TextDecoder | undefined;
+const asciiText = (ascii: Uint8Array): string => (decoder ??= new TextDecoder()).decode(ascii);
+
+/** What dataDigest returns: 32 bits as eight lower-case hex digits. */
+const DIGEST = /^[0-9a-f]{8}$/;
+
+/** The bytes of `built` (PageBuiltTables), their digest checked; throws BuiltTablesError. */
+export function deliveredBuiltBytes(built: unknown): Uint8Array {
+  if (typeof built !== 'object' || built === null) {
+    throw new BuiltTablesError('built tables are not an object');
+  }
+  const { tables, digest } = built as Record<string, unknown>;
+  if (typeof tables !== 'string' || typeof digest !== 'string' || !DIGEST.test(digest)) {
+    throw new BuiltTablesError('built tables lack their bytes or digest');
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = base64ToBytes(tables);
+  } catch {
+    throw new BuiltTablesError('built tables are not base64');
+  }
+  if (dataDigest(bytes) !== digest) {
+    throw new BuiltTablesError('built tables are not as the background built them');
+  }
+  return bytes;
+}
+
+/**
+ * The pack `built` holds, compiled with `options` (the page's allowedImageHosts,
+ * as the background compiled it). Throws BuiltTablesError when anything does not
+ * check.
+ */
+export function loadDeliveredBuiltTables(built: unknown, options: CompileOptions): CompiledPack {
+  const bytes = deliveredBuiltBytes(built);
+  try {
+    return loadBuiltTables(
+      decodeBuiltTables(bytes, {
+        digest: dataDigest,
+        text: asciiText,
+        // `deliveredBuiltBytes` compared the digest of every byte, the rules' data included.
+        wholeFileChecked: true,
+      }),
+      options,
+    );
+  } catch (error) {
+    // A layout the decoder did not foresee (a header field of the wrong type) is refused too.
+    if (error instanceof BuiltTablesError) throw error;
+    throw new BuiltTablesError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Decodes each always-on rule's data (load-compiled-pack.ts `ruleAutomaton`), one
+ * rule per step, for a caller that paces them after setup (page-guard-config.ts):
+ * a loaded pack decoded these at load, and left lazy they were decoded inside the
+ * first answer's first chunks (the first token came later, issue 19 §4). A rule
+ * that fails its check here is left for the stream that first runs it, which
+ * then fails closed (CompiledPackError, a guard failure).
+ */
+export function* decodeAlwaysOnSteps(pack: CompiledPack): Generator<void, void, void> {
+  for (const rule of pack.rules) {
+    if (rule.keyword) continue;
+    try {
+      void rule.nfa;
+    } catch {
+      // Refused again, and failed closed, when a stream first runs the rule.
+    }
+    yield;
+  }
+}
