@@ -8,6 +8,10 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['test/unit/**/*.test.ts', 'test/property/**/*.test.ts'],
+          // Property tests run hundreds of cases; on CI's 2 cores, with the suite's other
+          // files in parallel, one that takes 2 s alone took 9 s (url-verdict-memo, stop 24).
+          // A hung test still fails, at 60 s instead of 5 s.
+          testTimeout: 60_000,
         },
       },
       {
