@@ -143,7 +143,7 @@ const packProgram = await bundle('bundling the pack compiler', {
       'const loaded = loadCompiledPack(pack);',
       'const warm = serialiseWarmTables(loaded, [{}]);',
       // What that warming built, as the binary the bundle maps (built-tables.ts).
-      "import { dataDigest } from './src/cli/data-digest.ts';",
+      "import { dataDigest } from './src/core/rules/data-digest.ts';",
       'const subsets = warm.automata.map((a) => a.subset);',
       'const tables = encodeBuiltTables(pack, loaded, subsets, dataDigest);',
       "import { builtTablesHead } from './src/core/rules/built-tables.ts';",
@@ -177,7 +177,7 @@ try {
 
 // 2. The command itself. CSG_COMPILED_PACK_FILE and CSG_WARM_TABLES_FILE make
 //    src/cli/builtin-pack.ts load the packs and their warm tables from step 1 instead of
-//    compiling and warming them. The *_DIGEST values (src/cli/data-digest.ts) are of
+//    compiling and warming them. The *_DIGEST values (src/core/rules/data-digest.ts) are of
 //    exactly the bytes written below: a file that still has its digest is this build's
 //    own and is trusted (fewer checks at load); any other is checked in full (issue 19 §2).
 const cli = await bundle('bundling src/cli/main.ts', {

@@ -10,7 +10,7 @@ import { loadCompiledPack } from '../core/rules/load-compiled-pack.ts';
 import { type SerialisedPack, serialiseCompiledPack } from '../core/rules/serialised-pack.ts';
 import { serialiseWarmTables } from '../core/rules/warm-tables.ts';
 import { encodeBuiltTables } from '../core/rules/built-tables.ts';
-import { dataDigest } from '../cli/data-digest.ts';
+import { dataDigest } from '../core/rules/data-digest.ts';
 import { bytesToBase64 } from '../protocol/base64.ts';
 import type {
   CompiledPageRules,

@@ -38,7 +38,7 @@
 import { readFileSync } from 'node:fs';
 import { builtTablesHead } from '../core/rules/built-tables.ts';
 import type { CompiledPack } from '../core/rules/compiled-pack.ts';
-import { dataDigest } from './data-digest.ts';
+import { dataDigest } from '../core/rules/data-digest.ts';
 
 /** File name of the serialised built-in pack beside the bundle; undefined when run from source. */
 declare const CSG_COMPILED_PACK_FILE: string | undefined;

@@ -14,7 +14,7 @@
  *
  * No extension APIs here.
  */
-import { dataDigest } from '../cli/data-digest.ts';
+import { dataDigest } from '../core/rules/data-digest.ts';
 import {
   BuiltTablesError,
   decodeBuiltTables,

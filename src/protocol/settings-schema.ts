@@ -110,7 +110,7 @@ export interface PageBuiltTables {
   /** The built-tables file (built-tables.ts `encodeBuiltTables`), base64 (protocol/base64.ts). */
   tables: string;
   /**
-   * The file's digest (cli/data-digest.ts) as the background computed it: the page
+   * The file's digest (core/rules/data-digest.ts) as the background computed it: the page
    * uses the tables only when the bytes it decoded have it (delivery intact).
    */
   digest: string;

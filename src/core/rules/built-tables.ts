@@ -9,7 +9,7 @@
  * and the alphabet from the rules' sets was most of `echo hi | csg scan`.
  *
  * Nothing here is re-proved: the file is used only while its bytes have the
- * digest the build recorded (src/cli/builtin-pack.ts, data-digest.ts), that is,
+ * digest the build recorded (src/cli/builtin-pack.ts, data-digest.ts beside this file), that is,
  * only as this build's own producer wrote it; any other file goes the warm
  * tables' fully checked path. `decodeBuiltTables` still checks the layout
  * (magic, version, every section inside the file, every length what its table

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBuiltPack, readBuiltBytes } from '../../../src/cli/builtin-pack.ts';
-import { dataDigest } from '../../../src/cli/data-digest.ts';
+import { dataDigest } from '../../../src/core/rules/data-digest.ts';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { builtTablesHead, encodeBuiltTables } from '../../../src/core/rules/built-tables.ts';
 import { compilePack } from '../../../src/core/rules/compile-pack.ts';

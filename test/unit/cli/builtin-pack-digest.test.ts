@@ -14,7 +14,7 @@ import {
   loadBundledPack,
   readBundledData,
 } from '../../../src/cli/builtin-pack.ts';
-import { dataDigest } from '../../../src/cli/data-digest.ts';
+import { dataDigest } from '../../../src/core/rules/data-digest.ts';
 import { scanText } from '../../../src/core/guard/scan-text.ts';
 import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { CompiledPackError, loadCompiledPack } from '../../../src/core/rules/load-compiled-pack.ts';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compiledRulesFor } from '../../../src/background/page-config.ts';
-import { dataDigest } from '../../../src/cli/data-digest.ts';
+import { dataDigest } from '../../../src/core/rules/data-digest.ts';
 import { runToEnd } from '../../../src/core/guard/run-to-end.ts';
 import { CompiledPackError } from '../../../src/core/rules/load-compiled-pack.ts';
 import {

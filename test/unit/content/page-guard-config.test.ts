@@ -10,7 +10,7 @@ import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
 import { outgoingScanOptions } from '../../../src/core/outgoing/outgoing-dlp.ts';
 import { BUILTIN_PACK_NAMES } from '../../../src/core/rules/builtin-packs.ts';
 import { createPageGuardConfig } from '../../../src/content/page-guard-config.ts';
-import { dataDigest } from '../../../src/cli/data-digest.ts';
+import { dataDigest } from '../../../src/core/rules/data-digest.ts';
 import type { PageBuiltTables, PageConfig } from '../../../src/protocol/settings-schema.ts';
 import { githubPat } from '../cli/synthetic-secrets.ts';
 import { sampleConfig } from '../page-channel/sample-page-config.ts';

@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dataDigest } from '../../../src/cli/data-digest.ts';
+import { dataDigest } from '../../../src/core/rules/data-digest.ts';
 import { scanChunks, scanText } from '../../../src/core/guard/scan-text.ts';
 import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
 import { builtinPackJson, getCorePack } from '../../../src/core/rules/builtin-packs.ts';
