@@ -133,13 +133,6 @@ const EMPTY_TABLE = new Uint8Array(0);
 const EMPTY_SYMBOLS = new Uint16Array(0);
 const EMPTY_GOTO = new Int32Array(0);
 
-/**
- * How far a new thread is stepped ahead to see whether it dies without a
- * match (`Scanner.diesUnread`): most starts die within a few units, and a
- * thread that lives on costs these steps twice.
- */
-const PEEK_UNITS = 4;
-
 /** Above this many live threads, merging uses a map instead of pairwise comparison. */
 const PAIRWISE_MERGE_LIMIT = 12;
 
@@ -213,12 +206,6 @@ export class Scanner {
   private readonly scratch: Thread;
   /** Index into the shared hits where the last skip stopped (skips mostly move forward). */
   private hitHint = 0;
-  /**
-   * While `stepRun` runs: the end of the units it will read in this call (none
-   * of them hidden). A spawn may look at them ahead of time (`diesUnread`).
-   * 0 elsewhere: no look-ahead.
-   */
-  private peekTo = 0;
   /**
    * Bigram prefilter for the hot path, indexed by `bigramByte` of two
    * consecutive units (p, p + 1): 1 where they could be the first two units of
@@ -435,15 +422,6 @@ export class Scanner {
    * live (the quiet path takes over). The tables are read into locals once.
    */
   private stepRun(to: number): void {
-    this.peekTo = to;
-    try {
-      this.stepUnits(to);
-    } finally {
-      this.peekTo = 0;
-    }
-  }
-
-  private stepUnits(to: number): void {
     const text = this.input.retainedText;
     const base = this.input.retainedBase;
     const { classOf, kind, classCount } = this.alphabet;
@@ -777,7 +755,6 @@ export class Scanner {
       }
       if (!this.advanceThread(t, q, classOf[this.input.unitAt(q)] as number)) return;
     }
-    if (last + 1 < this.peekTo && this.diesUnread(t, last + 1)) return;
     const kept: Thread = {
       rule: r,
       start,
@@ -796,43 +773,6 @@ export class Scanner {
     }
     while (i > 0 && (threads[i - 1] as Thread).start > start) i--;
     threads.splice(i, 0, kept);
-  }
-
-  /**
-   * Whether a thread that has not accepted yet would finish without a match
-   * within the next PEEK_UNITS units this `stepRun` reads anyway (from `from`,
-   * below `peekTo`, none hidden). Such a thread changes nothing: it yields no
-   * candidate, and it dies before the scan returns, so neither the hold nor
-   * what a candidate waits for sees it (a later thread merged into it would be
-   * in the same state, with the same future, and die with it). Most starts of
-   * always-on rules are of this kind (`iban` at every capitalised word, issue
-   * 19 §3): not allocating them also lets the quiet skip resume at once.
-   */
-  private diesUnread(t: Thread, from: number): boolean {
-    if (t.acceptEnd >= 0) return false;
-    const dfa = t.dfa;
-    const maxLength = t.maxLength;
-    const text = this.input.retainedText;
-    const base = this.input.retainedBase;
-    const classOf = this.alphabet.classOf;
-    const end = Math.min(this.peekTo, from + PEEK_UNITS);
-    let state = t.state;
-    for (let q = from; q < end; q++) {
-      const packed = dfa.step(state, classOf[text.charCodeAt(q - base)] as number);
-      // An accept before `q` (`\b`, `$`): the thread would match.
-      if ((packed & 1) === 1 && q > t.start) return false;
-      const consumed = q + 1 - t.start - t.skipped;
-      const next = packed >> 1;
-      if (consumed > maxLength || next === DEAD || consumed + dfa.minDist(next) > maxLength) {
-        return true;
-      }
-      state = next;
-      if (consumed === maxLength || dfa.cannotExtend(next)) {
-        const accepted = dfa.settledAcceptance(next);
-        if (accepted >= 0) return accepted === 0;
-      }
-    }
-    return false;
   }
 
   /**
