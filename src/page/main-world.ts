@@ -72,6 +72,7 @@ const outgoingHook = createOutgoingHook({
   guard: (request, body) => remote.request(request, body),
   baseUrl: () => document.baseURI,
   answered: (id, status) => remote.answered(id, status),
+  undecided: () => hookOptions.reportFailure?.('send', 'decision'),
 });
 
 /**

@@ -32,6 +32,8 @@ export interface OutgoingHookDeps {
   baseUrl(): string;
   /** Issue 20: the status a guarded request (its verdict's `id`) was answered with. */
   answered?(id: string, status: number): void;
+  /** A request refused because deciding whether it is a chat send threw (shown as a notice). */
+  undecided?(): void;
 }
 
 export interface OutgoingHook {
@@ -153,7 +155,12 @@ export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
         if (recogniser === undefined) return undefined;
         bytes = recogniser.bytes === true;
       } catch {
-        return undefined;
+        // Fail closed (DESIGN.md invariant: no silent path past the hooks): a decision that
+        // threw — a site route missing from the bridge's table (page-site-routes.ts), a
+        // method, URL or headers fetch itself would refuse — cannot tell a chat send from
+        // any other, so nothing leaves unguarded; the page sees a network error.
+        deps.undecided?.();
+        return Promise.reject(refusal());
       }
       // The resolved URL (against the document's base, as fetch and XHR resolve it).
       return guard(request, bytes, input, init);
