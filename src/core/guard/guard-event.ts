@@ -42,15 +42,16 @@ export type GuardEvent = MatchEvent | ErrorEvent;
 export interface GuardResult {
   /** Text that is safe to release now (always a continuation of what was released before). */
   emit: string;
-  events: GuardEvent[];
+  /** Read-only: a push without events returns one shared empty list (issue 19 §3, per push). */
+  events: readonly GuardEvent[];
   /** True once the stream is blocked: nothing more will ever be released. */
   blocked: boolean;
   /**
    * `emit` as consecutive pieces of the input (UTF-16 offsets from the stream
    * start): kept text, or a replaced span. Wire adapters use it to give each
-   * wire event the output of its own input text.
+   * wire event the output of its own input text. Read-only, like `events`.
    */
-  pieces: ReleasePiece[];
+  pieces: readonly ReleasePiece[];
   /** Input offset (UTF-16) up to which the input is now accounted for in the output. */
   released: number;
 }

@@ -126,7 +126,8 @@ export class StreamGuard {
   private readonly raised = new Map<string, number>();
   private emitPos = 0;
   private readonly out: string[] = [];
-  private pieces: ReleasePiece[] = [];
+  /** Pieces released in this push; null until the first (most pushes release one or none). */
+  private pieces: ReleasePiece[] | null = null;
   private pending: PendingEvent[] = [];
   private seq = 0;
   private blocked = false;
@@ -406,7 +407,7 @@ export class StreamGuard {
     }
     const text = rule.replacement.replaceAll('{host}', primary.host || 'a relative URL');
     this.out.push(text);
-    this.pieces.push({ kind: 'replace', from, to, text });
+    this.addPiece({ kind: 'replace', from, to, text });
     this.emitPos = to;
     const continues = cluster.members
       .filter((m) => this.runsToEnd(m, cluster.end))
@@ -469,7 +470,7 @@ export class StreamGuard {
       const to = this.view.rawEnd(at);
       if (to > this.emitPos) {
         if (c.event.matched !== undefined) c.event.matched += this.input.slice(this.emitPos, to);
-        this.pieces.push({ kind: 'replace', from: this.emitPos, to, text: '' });
+        this.addPiece({ kind: 'replace', from: this.emitPos, to, text: '' });
         this.emitPos = to;
       }
       this.redactions.clip(at);
@@ -490,6 +491,8 @@ export class StreamGuard {
   }
 
   private cutoff = Infinity;
+  /** The view's end at the last trim. */
+  private trimmedAt = 0;
   /** The text-changing scanners' hold as settle() last read it (view offset). */
   private hold = 0;
 
@@ -497,8 +500,14 @@ export class StreamGuard {
   private keep(to: number): void {
     if (to <= this.emitPos) return;
     this.out.push(this.input.slice(this.emitPos, to));
-    this.pieces.push({ kind: 'keep', from: this.emitPos, to });
+    this.addPiece({ kind: 'keep', from: this.emitPos, to });
     this.emitPos = to;
+  }
+
+  /** A list of one is allocated at its size; a second piece grows it (rare). */
+  private addPiece(piece: ReleasePiece): void {
+    if (this.pieces === null) this.pieces = [piece];
+    else this.pieces.push(piece);
   }
 
   private codePointAt(raw: number): number {
@@ -520,7 +529,7 @@ export class StreamGuard {
   }
 
   private result(started: number | undefined): GuardResult {
-    let events: GuardEvent[] = [];
+    let events: readonly GuardEvent[] = NO_EVENTS;
     if (this.pending.length > 0) {
       const horizon = this.eventHorizon();
       const ready = this.pending.filter((p) => p.at < horizon && p.at <= this.cutoff);
@@ -534,8 +543,8 @@ export class StreamGuard {
     const out = this.out;
     const emit = out.length === 0 ? '' : out.length === 1 ? (out[0] as string) : out.join('');
     out.length = 0;
-    const pieces = this.pieces;
-    this.pieces = [];
+    const pieces = this.pieces ?? NO_PIECES;
+    this.pieces = null;
     this.trim();
     const held = this.blocked ? 0 : this.input.end - this.emitPos;
     this.stats.held = held;
@@ -548,12 +557,20 @@ export class StreamGuard {
     return { emit, events, blocked: this.blocked, pieces, released: this.emitPos };
   }
 
+  /**
+   * Forgets what no scanner and no release needs any more. Only once the view has
+   * grown TRIM_STRIDE units since the last trim: what is kept bounds memory, never a
+   * verdict, and asking every scanner what it needs on every token-sized push was a
+   * sixth of the per-push cost (issue 19 §3).
+   */
   private trim(): void {
     if (this.blocked || this.ended) {
       this.view.trimBefore(this.view.text.end);
       this.input.trimBefore(this.input.end);
       return;
     }
+    if (this.view.text.end - this.trimmedAt < trimStride.units) return;
+    this.trimmedAt = this.view.text.end;
     let keep = Math.min(this.view.text.end, this.redactions.firstStart);
     if (this.continuation !== null) keep = Math.min(keep, this.continuation.at);
     for (const s of this.scanners) keep = Math.min(keep, s.needFrom());
@@ -561,6 +578,20 @@ export class StreamGuard {
     this.input.trimBefore(Math.min(this.emitPos, this.view.rawStart(this.view.text.start)));
   }
 }
+
+/**
+ * What a push without events or released pieces returns: one frozen empty list each,
+ * not two new arrays per push (issue 19 §3: ~640 bytes were allocated per 4-unit push).
+ */
+const NO_EVENTS: readonly GuardEvent[] = Object.freeze([]);
+const NO_PIECES: readonly ReleasePiece[] = Object.freeze([]);
+
+/**
+ * View units a stream grows between two trims (`trim`): memory stays bounded (at most
+ * this much more than the rules need; DESIGN.md §3.9). A holder so the differential
+ * test (test/property/trim-stride.test.ts) can run the slow path, a trim every push.
+ */
+export const trimStride = { units: 32 };
 
 /** Below this chunk size each scanner reads the units itself (see `BigramHits`). */
 const SHARED_PASS_MIN_CHUNK = 64;

@@ -190,6 +190,7 @@ export class ChannelLedger {
     if (at !== result.emit.length) throw new Error('guard output and its pieces disagree');
     if (result.pieces.length > 0) this.outputCache = null;
     this.released = result.released;
-    if (result.events.length > 0) this.onEvents(this.name, result.events);
+    // The guard's list is read-only (shared when empty); listeners get a list of their own.
+    if (result.events.length > 0) this.onEvents(this.name, [...result.events]);
   }
 }
