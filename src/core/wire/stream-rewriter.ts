@@ -66,15 +66,58 @@ interface SlotSpan {
   cumulative: boolean;
 }
 
-interface Pending {
-  event: WireEvent;
-  spans: SlotSpan[];
+/**
+ * A frame waiting for the guard, with the spans of its slots in order. Most
+ * frames carry one slot or none, so the first span is the Pending itself
+ * (`ledger` null when there is none) and only further ones get objects: one
+ * allocation per event, not three (issue 20's wire target, the rewriter's own
+ * cost per event on top of the guard's).
+ */
+class Pending implements SlotSpan {
+  ledger: ChannelLedger = null as unknown as ChannelLedger;
+  from = 0;
+  to = 0;
+  cumulative = false;
+  /** Spans of the slots after the first, or null. */
+  rest: SlotSpan[] | null = null;
+
+  constructor(readonly event: WireEvent) {}
+
+  get hasSlots(): boolean {
+    return (this.ledger as ChannelLedger | null) !== null;
+  }
+
+  /** The span of slot `i` (< the event's slot count). */
+  span(i: number): SlotSpan {
+    return i === 0 ? this : ((this.rest as SlotSpan[])[i - 1] as SlotSpan);
+  }
+
+  /** Whether the guard has decided all of the frame's text. */
+  settled(): boolean {
+    if (!this.hasSlots) return true;
+    if (!this.ledger.settled(this.to)) return false;
+    if (this.rest !== null) for (const s of this.rest) if (!s.ledger.settled(s.to)) return false;
+    return true;
+  }
+
+  /** Whether a span's ledger is blocked with text released inside the span (the cut frame). */
+  holdsBlockPoint(): boolean {
+    if (!this.hasSlots) return false;
+    const count = 1 + (this.rest?.length ?? 0);
+    for (let i = 0; i < count; i++) {
+      const s = this.span(i);
+      if (s.ledger.isBlocked && s.ledger.releasedTo > s.from) return true;
+    }
+    return false;
+  }
 }
 
-/** Whether the guard has decided all of a frame's text. */
-function allSettled(spans: readonly SlotSpan[]): boolean {
-  for (const s of spans) if (!s.ledger.settled(s.to)) return false;
-  return true;
+/** Sent frames kept at the queue's front before they are dropped while others still wait. */
+const COMPACT_AFTER = 256;
+
+/** Guarded text of a span: its own input span's, or everything up to its end (cumulative). */
+function spanText(s: SlotSpan): string {
+  return s.cumulative ? s.ledger.textUpTo(s.to) : s.ledger.textOf(s.from, s.to);
 }
 
 export function framerFor(framing: Framing): Framer {
@@ -99,7 +142,11 @@ export class StreamRewriter {
   private readonly channels = new Map<string, ChannelLedger>();
   /** Generation per channel name, bumped when a snapshot rewinds. */
   private readonly generations = new Map<string, number>();
+  /** Frames waiting, in order, from `head` on (an index, not `shift`: no move per frame). */
   private readonly queue: Pending[] = [];
+  private head = 0;
+  /** Output pieces of one `drain`, joined once (reused, emptied after each). */
+  private readonly out: string[] = [];
   private readonly reported = new Set<string>();
   private blocked = false;
   private ended = false;
@@ -172,17 +219,21 @@ export class StreamRewriter {
         if (ledger.isBlocked) this.blocked = true;
       }
     }
-    const spans: SlotSpan[] = [];
-    for (const slot of event.slots) {
-      const span = this.slotSpan(slot);
+    const pending = new Pending(event);
+    const slots = event.slots;
+    for (let i = 0; i < slots.length; i++) {
+      const span =
+        i === 0 ? pending : { ledger: pending.ledger, from: 0, to: 0, cumulative: false };
+      this.slotSpan(slots[i] as TextSlot, span);
       // Only a ledger fed or finished here can have become blocked now (`checkBlocked`).
       if (span.ledger.isBlocked) this.blocked = true;
-      spans.push(span);
+      if (i > 0) (pending.rest ??= []).push(span);
     }
-    this.queue.push({ event, spans });
+    this.queue.push(pending);
   }
 
-  private slotSpan(slot: TextSlot): SlotSpan {
+  /** Feeds a slot's text to its channel and writes where it went into `span`. */
+  private slotSpan(slot: TextSlot, span: SlotSpan): void {
     switch (slot.mode) {
       case 'delta': {
         let ledger = this.ledger(slot.channel);
@@ -191,13 +242,18 @@ export class StreamRewriter {
           this.report('channel-reopened', slot.channel);
           ledger = this.ledger(slot.channel, true);
         }
-        const from = ledger.feed(slot.text);
-        return { ledger, from, to: ledger.fed, cumulative: false };
+        span.from = ledger.feed(slot.text);
+        span.ledger = ledger;
+        span.to = ledger.fed;
+        span.cumulative = false;
+        return;
       }
       case 'snapshot':
-        return this.snapshot(slot.channel, slot.text);
+        this.snapshot(slot.channel, slot.text, span);
+        return;
       case 'echo':
-        return this.echo(slot.channel, slot.text);
+        this.echo(slot.channel, slot.text, span);
+        return;
     }
   }
 
@@ -219,28 +275,34 @@ export class StreamRewriter {
     this.blocked = true;
   }
 
-  private snapshot(channel: string, text: string): SlotSpan {
+  private snapshot(channel: string, text: string, span: SlotSpan): void {
     let ledger = this.ledger(channel);
     const seen = ledger.inputText;
+    span.cumulative = true;
     if (!text.startsWith(seen)) {
       // The server rewrote earlier text: guard the new version from scratch.
       this.report('snapshot-rewound', channel);
       ledger.abandon();
       ledger = this.ledger(channel, true);
-      const from = ledger.feed(text);
-      return { ledger, from, to: ledger.fed, cumulative: true };
+      span.from = ledger.feed(text);
+    } else {
+      ledger.feed(text.slice(seen.length));
+      span.from = 0;
     }
-    ledger.feed(text.slice(seen.length));
-    return { ledger, from: 0, to: ledger.fed, cumulative: true };
+    span.ledger = ledger;
+    span.to = ledger.fed;
   }
 
-  private echo(channel: string, text: string): SlotSpan {
+  private echo(channel: string, text: string, span: SlotSpan): void {
     const ledger = this.ledger(channel);
     const seen = ledger.inputText;
     if (text.startsWith(seen)) ledger.feed(text.slice(seen.length));
     else this.report('echo-mismatch', channel);
     ledger.finish();
-    return { ledger, from: 0, to: ledger.fed, cumulative: true };
+    span.ledger = ledger;
+    span.from = 0;
+    span.to = ledger.fed;
+    span.cumulative = true;
   }
 
   private ledger(channel: string, fresh = false): ChannelLedger {
@@ -268,30 +330,37 @@ export class StreamRewriter {
    * provider's ending, and nothing more.
    */
   private drain(): string {
-    let out = '';
-    while (this.queue.length > 0) {
-      const head = this.queue[0] as Pending;
-      const ready = allSettled(head.spans);
+    const out = this.out;
+    const queue = this.queue;
+    while (this.head < queue.length) {
+      const head = queue[this.head] as Pending;
+      const ready = head.settled();
       // The frame holding the block point goes out with its text cut there; a frame
       // whose text would be empty is left to the adapter's block ending.
-      const cut =
-        !ready &&
-        this.blocked &&
-        head.spans.some((s) => s.ledger.isBlocked && s.ledger.releasedTo > s.from);
+      const cut = !ready && this.blocked && head.holdsBlockPoint();
       if (!ready && !cut) break;
-      this.queue.shift();
+      this.head++;
       const text = this.render(head);
       if (text === null) break;
-      out += text;
+      out.push(text);
       this.session.emitted?.(head.event);
       if (cut) break;
     }
-    if (this.blocked) {
-      this.queue.length = 0;
-      out += this.session.blockEnding();
+    if (this.blocked) this.head = queue.length;
+    if (this.head === queue.length) {
+      queue.length = 0;
+      this.head = 0;
+    } else if (this.head >= COMPACT_AFTER) {
+      // Frames held for long (a guard waiting on a possible match): drop the sent ones.
+      queue.splice(0, this.head);
+      this.head = 0;
     }
-    this.noteHolding(this.queue.length > 0);
-    return out;
+    if (this.blocked) out.push(this.session.blockEnding());
+    this.noteHolding(queue.length > 0);
+    // One string per push, not one concatenation per frame.
+    const joined = out.length === 1 ? (out[0] as string) : out.join('');
+    out.length = 0;
+    return joined;
   }
 
   private noteHolding(holding: boolean): void {
@@ -302,13 +371,17 @@ export class StreamRewriter {
 
   /** The frame with its guarded text, or null when it cannot be re-serialised (then blocked). */
   private render(pending: Pending): string | null {
-    const { event, spans } = pending;
-    if (spans.length === 0) return event.frame.raw;
-    const texts: string[] = [];
-    let same = true;
-    for (const [i, s] of spans.entries()) {
-      const text = s.cumulative ? s.ledger.textUpTo(s.to) : s.ledger.textOf(s.from, s.to);
-      if (text !== event.slots[i]?.text) same = false;
+    const event = pending.event;
+    if (!pending.hasSlots) return event.frame.raw;
+    const slots = event.slots;
+    // The common frame, one slot whose text the guard kept: its own bytes, no array.
+    const first = spanText(pending);
+    if (pending.rest === null && first === slots[0]?.text) return event.frame.raw;
+    const texts: string[] = [first];
+    let same = first === slots[0]?.text;
+    for (let i = 1; i < slots.length; i++) {
+      const text = spanText(pending.span(i));
+      if (text !== slots[i]?.text) same = false;
       texts.push(text);
     }
     if (same) return event.frame.raw;
@@ -320,14 +393,14 @@ export class StreamRewriter {
       this.report('render-failed', detail);
       // Also a typed error event (DESIGN.md §3.5: a failure records one), so the audit
       // log and the popup show the stream was stopped, not merely redacted.
-      const at = spans[0]?.from ?? 0;
+      const at = pending.from;
       const failure: GuardEvent = {
         type: 'error',
         message: `render-failed: ${detail}`.slice(0, 200),
         at,
         pack: `${this.pack.name}@${this.pack.version}`,
       };
-      this.options.onGuardEvents?.(spans[0]?.ledger.name ?? '', [failure]);
+      this.options.onGuardEvents?.(pending.ledger.name, [failure]);
       this.blocked = true;
       return null;
     }

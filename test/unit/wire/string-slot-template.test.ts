@@ -15,6 +15,7 @@ import {
   openAiChatStream,
   openAiChatStreamSession,
 } from '../../../src/core/wire/adapters/openai-chat.ts';
+import { yuanbaoSession, yuanbaoWeb } from '../../../src/core/wire/adapters/yuanbao-web.ts';
 import { SseFramer } from '../../../src/core/wire/framing/sse-framer.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import { StringSlotTemplate } from '../../../src/core/wire/string-slot-template.ts';
@@ -128,6 +129,36 @@ const aiSdkEvent = fc.oneof(
   },
 );
 
+/** Yuanbao's chunks (WIRE-FORMATS-2.md §3.4): answer and reasoning deltas, and what surrounds them. */
+const yuanbaoEvent = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(text, fc.boolean(), fc.constantFrom('text', 'text', 'think'))
+      .map(([value, escaped, type]) =>
+        type === 'text'
+          ? `{"type":"text","msg":${literal(value, escaped)}}`
+          : `{"type":"think","content":${literal(value, escaped)}}`,
+      ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '{"type":"meta","messageId":"m1"}',
+      '[MSGINDEX:2]',
+      'status',
+      '{"type":"text","msg":"zeb","msg":"ra-4"}',
+      '{"type":"think","type":"text","content":"x","msg":"y"}',
+      '{"type":"text","msg":5}',
+      '{"type":"text", "msg":"99"}',
+      '{"type":"think","content":"STOP"}',
+      '{"type":"searchGuid","docs":[]}',
+      'Not json',
+      '[DONE]',
+    ),
+  },
+);
+
 /** SSE framing of each event: mostly `data: …\n\n`, sometimes other line ends or fields. */
 const framed = (events: fc.Arbitrary<string>) =>
   fc
@@ -214,29 +245,40 @@ describe('delta chunks read by their learned shape', () => {
     differential(aiSdkEvent, aiSdkUiStream, aiSdkUiSession);
   });
 
-  it('decodes each event as the slow path does, slots and re-rendering included', () => {
-    fc.assert(
-      fc.property(
-        framed(openAiEvent),
-        fc.array(text, { minLength: 1, maxLength: 4 }),
-        (body, texts) => {
-          const frames = new SseFramer().push(body);
-          const fast = openAiChatStreamSession(true);
-          const slow = openAiChatStreamSession(false);
-          for (const frame of frames) {
-            const a = fast.decode(frame);
-            const b = slow.decode(frame);
-            expect(a.slots).toEqual(b.slots);
-            expect(a.ends).toEqual(b.ends);
-            expect(a.unrecognised).toEqual(b.unrecognised);
-            const replacements = a.slots.map((_, i) => texts[i % texts.length] as string);
-            expect(a.render(replacements)).toBe(b.render(replacements));
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
+  it('Yuanbao: the same output, events and issues as parsing every chunk, for any events and split', () => {
+    differential(yuanbaoEvent, yuanbaoWeb, yuanbaoSession);
   });
+
+  it.each([
+    ['OpenAI chat', openAiEvent, openAiChatStreamSession],
+    ['AI SDK UI', aiSdkEvent, aiSdkUiSession],
+    ['Yuanbao', yuanbaoEvent, yuanbaoSession],
+  ] as const)(
+    '%s: decodes each event as the slow path does, slots and re-rendering included',
+    (_, events, open) => {
+      fc.assert(
+        fc.property(
+          framed(events),
+          fc.array(text, { minLength: 1, maxLength: 4 }),
+          (body, texts) => {
+            const frames = new SseFramer().push(body);
+            const fast = open(true);
+            const slow = open(false);
+            for (const frame of frames) {
+              const a = fast.decode(frame);
+              const b = slow.decode(frame);
+              expect(a.slots).toEqual(b.slots);
+              expect(a.ends).toEqual(b.ends);
+              expect(a.unrecognised).toEqual(b.unrecognised);
+              const replacements = a.slots.map((_, i) => texts[i % texts.length] as string);
+              expect(a.render(replacements)).toBe(b.render(replacements));
+            }
+          },
+        ),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   it('uses a learned shape (the fast path is taken), and never one JSON.parse would read elsewhere', () => {
     const template = new StringSlotTemplate<string>();
