@@ -168,7 +168,7 @@ function sseEvent(content: string): string {
   return `data: ${JSON.stringify(chunk)}\n\n`;
 }
 
-function startServer(): Promise<Server> {
+export function startServer(): Promise<Server> {
   const history = historyDocument();
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === `/${HISTORY_PATH}`) {
@@ -247,7 +247,7 @@ async function tracedRun(browser: Browser, url: string, extensionBase: string) {
  * loads, so the trace's profile of the page's renderer is found by the page's URL
  * (long-task-attribution.ts) even when it sends nothing.
  */
-const SETUP_PATH = 'setup';
+export const SETUP_PATH = 'setup';
 const SETUP_PAGE = `${PAGE}<script>{const t=performance.now();while(performance.now()-t<20){}}</script>`;
 
 /** How long a set-up run waits after `load` for the extension to finish setting up. */

@@ -19,8 +19,9 @@
  *
  * No extension APIs here.
  */
-import type { WireAdapter, WireRecogniser } from '../core/wire/wire-event.ts';
+import { type WireAdapter, type WireRecogniser, readsBytes } from '../core/wire/wire-event.ts';
 import type { BridgeToPage, PageToBridge } from '../protocol/page-channel.ts';
+import { type BodyBytes, createBodyBytes } from './body-bytes.ts';
 import type { Abortable, GuardPipelines, SocketTextGuard, TextGuard } from './guard-pipelines.ts';
 import type { StreamGuardSetup } from './page-guard-config.ts';
 
@@ -57,9 +58,18 @@ export interface GuardHostDeps {
   pace?(): Promise<void> | undefined;
 }
 
-type Guard =
-  | { kind: 'body'; guard: TextGuard & Abortable }
-  | { kind: 'socket'; guard: SocketTextGuard & Abortable };
+/**
+ * A body's guard, its bytes (decoded here, released as bytes: body-bytes.ts) and the
+ * text it released since the last network chunk ended (handed back at the chunk's end).
+ */
+interface BodyGuard {
+  kind: 'body';
+  guard: TextGuard & Abortable;
+  bytes: BodyBytes;
+  released: string;
+}
+
+type Guard = BodyGuard | { kind: 'socket'; guard: SocketTextGuard & Abortable };
 
 interface Stream {
   /** Each step waits for the one before it (the first waits for the setup). */
@@ -108,11 +118,18 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
   /** The guard the message asks for, checked against the recognisers; throws otherwise. */
   const build = (message: OpenMessage, setup: StreamGuardSetup): Guard => {
     const { kind, probe } = message;
-    if (kind === 'plain-text') return { kind: 'body', guard: deps.pipelines.plainText(setup) };
+    const body = (guard: TextGuard & Abortable, byteLevel: boolean): BodyGuard => ({
+      kind: 'body',
+      guard,
+      bytes: createBodyBytes(byteLevel),
+      released: '',
+    });
+    if (kind === 'plain-text') return body(deps.pipelines.plainText(setup), false);
     if (kind === 'wire') {
       const adapter = deps.adapterById(message.recogniser);
       if (adapter === undefined || !adapter.detect(probe)) throw new Error('unrecognised');
-      return { kind: 'body', guard: deps.pipelines.wire(adapter, setup) };
+      // A byte-level format (Kimi's Connect envelopes) is read as a byte string (body-bytes.ts).
+      return body(deps.pipelines.wire(adapter, setup), readsBytes(adapter));
     }
     const socket = deps.socketRecognisers.find((r) => r.id === message.recogniser);
     if (socket === undefined || !socket.detect(probe)) throw new Error('unrecognised');
@@ -153,16 +170,26 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
     stream.chain.catch(() => undefined);
   };
 
-  /** One output per chunk (empty too, when it ends a network chunk: the page is told). */
+  /**
+   * What the guard released, gathered over a network chunk's pieces and handed back as
+   * one output when the chunk ends (the MAIN world hands the page one chunk per network
+   * chunk), when the body ends, or when the guard blocked (the body ends there).
+   */
   const deliverText = (
     streamId: string,
     stream: Stream,
-    guard: TextGuard,
+    body: BodyGuard,
     text: string,
     last: boolean,
+    end = false,
   ) => {
-    if (text.length > 0 || last) deps.post({ v: 1, type: 'guard-output', streamId, text, last });
-    if (guard.finished) finish(streamId, stream, done(streamId));
+    body.released += text;
+    if (last || end || body.guard.finished) {
+      const bytes = body.bytes.release(body.released, end);
+      body.released = '';
+      if (bytes.length > 0) deps.post({ v: 1, type: 'guard-output', streamId, bytes });
+    }
+    if (body.guard.finished) finish(streamId, stream, done(streamId));
   };
 
   const deliverMessages = (streamId: string, messages: string[]) => {
@@ -181,7 +208,8 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
       case 'guard-chunk':
         step(streamId, stream, (g) => {
           if (g.kind !== 'body') throw new Error('text for a socket');
-          deliverText(streamId, stream, g.guard, g.guard.push(message.text), message.last);
+          const text = g.bytes.decode(message.bytes);
+          deliverText(streamId, stream, g, g.guard.push(text), message.last);
         });
         return;
       case 'guard-message':
@@ -192,8 +220,13 @@ export function createGuardHost(deps: GuardHostDeps): GuardHost {
         return;
       case 'guard-close':
         step(streamId, stream, (g) => {
-          if (g.kind === 'body') deliverText(streamId, stream, g.guard, g.guard.end(), true);
-          else deliverMessages(streamId, g.guard.end());
+          if (g.kind === 'body') {
+            // A character cut at the very end: its replacement, as the page would decode it.
+            const tail = g.bytes.flush();
+            const held = tail === '' ? '' : g.guard.push(tail);
+            const rest = g.guard.finished ? '' : g.guard.end();
+            deliverText(streamId, stream, g, held + rest, true, true);
+          } else deliverMessages(streamId, g.guard.end());
           finish(streamId, stream, done(streamId));
         });
         return;

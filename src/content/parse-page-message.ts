@@ -26,7 +26,7 @@ export const PAGE_MESSAGE_LIMITS = {
   url: 16_384,
   /** A probe's head: the first decoded characters of a body. */
   head: 16_384,
-  /** The text of one network chunk, one socket message. */
+  /** The bytes of one network chunk, the text of one socket message. */
   chunk: 16 * 1024 * 1024,
   /** A request body (a long conversation with long pastes). */
   body: 64 * 1024 * 1024,
@@ -50,6 +50,18 @@ function recordOf(value: unknown): Fields | undefined {
 
 function isText(value: unknown, max: number): value is string {
   return typeof value === 'string' && value.length <= max;
+}
+
+/**
+ * A byte array of at most `max` bytes. What crosses the port is a structured clone
+ * (no proxy, no getter survives it); its class is read by its tag, which holds in
+ * whichever realm the clone was made (the page's, in Firefox, seen through Xrays).
+ */
+function isBytes(value: unknown, max: number): value is Uint8Array {
+  return (
+    Object.prototype.toString.call(value) === '[object Uint8Array]' &&
+    (value as Uint8Array).byteLength <= max
+  );
 }
 
 function isId(value: unknown): value is string {
@@ -136,10 +148,10 @@ export function parsePageMessage(input: unknown): PageToBridge | undefined {
       return { v: 1, type: 'guard-open', streamId, kind: kind as GuardKind, recogniser, probe };
     }
     case 'guard-chunk': {
-      const { text, last } = value;
-      if (!isId(streamId) || !isText(text, PAGE_MESSAGE_LIMITS.chunk)) return undefined;
+      const { bytes, last } = value;
+      if (!isId(streamId) || !isBytes(bytes, PAGE_MESSAGE_LIMITS.chunk)) return undefined;
       if (typeof last !== 'boolean') return undefined;
-      return { v: 1, type: 'guard-chunk', streamId, text, last };
+      return { v: 1, type: 'guard-chunk', streamId, bytes, last };
     }
     case 'guard-message': {
       const { message } = value;

@@ -1,26 +1,15 @@
 /**
- * How the MAIN world turns a guarded body's network bytes into the text the
- * guard reads, and the guard's text back into bytes (remote-guard.ts):
- * - UTF-8 for every format but one: decoded in streaming mode (a character
- *   split across chunks is decoded whole), encoded piece by piece
- *   (piecewise-encoder.ts);
- * - bytes for a byte-level format (wire-event.ts `readsBytes`: Kimi's Connect
- *   envelopes, whose lengths count bytes): one code unit per byte, a byte
- *   string (core/wire/byte-string.ts), which the guard's framer reads as is.
+ * The byte string codec of a byte-level format (wire-event.ts `readsBytes`: Kimi's
+ * Connect envelopes, whose lengths count bytes) for the send hook's request bodies
+ * (outgoing-hook.ts): one code unit per byte (core/wire/byte-string.ts), which the
+ * guard's framer reads as is. Response bodies cross to the bridge as bytes and are
+ * decoded there (content/body-bytes.ts).
  *
  * Page code may have replaced any global by the time a body arrives, so the
  * byte codec uses only built-ins captured when this script started, and reads
  * and writes only typed arrays and strings.
  */
-import {
-  apply,
-  decodeText,
-  KEEP_BOM,
-  NativeTextDecoder,
-  NativeTextEncoder,
-  STREAM,
-} from './intrinsics.ts';
-import { PiecewiseEncoder } from './piecewise-encoder.ts';
+import { apply } from './intrinsics.ts';
 
 export interface BodyCodec {
   /** The text of the next network chunk. */
@@ -32,21 +21,6 @@ export interface BodyCodec {
   readonly empty: boolean;
   /** The bytes of the pieces added since the last `take`. */
   take(): Uint8Array<ArrayBuffer>;
-}
-
-export function utf8BodyCodec(): BodyCodec {
-  // ignoreBOM keeps a byte-order mark in the text, so it is re-emitted as sent.
-  const decoder = new NativeTextDecoder('utf-8', KEEP_BOM);
-  const pending = new PiecewiseEncoder(new NativeTextEncoder());
-  return {
-    decode: (chunk) => decodeText(decoder, chunk, STREAM),
-    flush: () => decodeText(decoder),
-    add: (piece) => pending.add(piece),
-    get empty() {
-      return pending.empty;
-    },
-    take: () => pending.take(),
-  };
 }
 
 const fromCharCode = String.fromCharCode;

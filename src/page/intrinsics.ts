@@ -42,6 +42,9 @@ export const NativeUrl = URL;
 export const NativePromise = Promise;
 export const NativeDomException = DOMException;
 export const NativeBlob = Blob;
+export const NativeUint8Array = Uint8Array;
+/** Uint8Array.prototype.slice as at document_start (call with `apply`). */
+export const sliceBytes = Uint8Array.prototype.slice;
 const NativeWeakMap = WeakMap;
 const NativeWeakSet = WeakSet;
 

@@ -5,7 +5,7 @@
  * or socket whose answer never comes stays held, never passes unguarded.
  */
 import { PAGE_CHANNEL_VERSION, type BridgeToPage } from '../protocol/page-channel.ts';
-import { assign, create, isArray } from './intrinsics.ts';
+import { assign, create, isArray, NativeUint8Array } from './intrinsics.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -34,10 +34,9 @@ export function parseBridgeMessage(input: unknown): BridgeToPage | undefined {
   const { streamId, requestId } = value;
   switch (value.type) {
     case 'guard-output': {
-      const { text, last } = value;
-      if (typeof streamId !== 'string' || typeof text !== 'string') return undefined;
-      if (typeof last !== 'boolean') return undefined;
-      return { v: 1, type: 'guard-output', streamId, text, last };
+      const { bytes } = value;
+      if (typeof streamId !== 'string' || !(bytes instanceof NativeUint8Array)) return undefined;
+      return { v: 1, type: 'guard-output', streamId, bytes };
     }
     case 'guard-messages': {
       const messages = stringList(value.messages);

@@ -1,7 +1,9 @@
 /**
  * The MAIN world's side of the guard: every guard a hook asks for is run by the
  * ISOLATED bridge (src/content/guard-host.ts, request-host.ts) over the private
- * port, as text (decoded here, encoded back here), and this module dresses that
+ * port: a body as its network bytes (the bridge decodes them, and hands back the
+ * same bytes when the guard changed nothing: content/body-bytes.ts), a socket as
+ * its text messages. This module dresses that
  * as what the hooks expect — a byte guard
  * (a writable/readable pair) for a response body, a socket guard with a sink
  * for a WebSocket, a promise of the verdict for a request.
@@ -19,16 +21,17 @@
  * No extension APIs here.
  */
 import type { OutgoingRequest } from '../core/wire/requests/request-text.ts';
-import { type WireProbe, type WireRecogniser, readsBytes } from '../core/wire/wire-event.ts';
+import type { WireProbe, WireRecogniser } from '../core/wire/wire-event.ts';
 import type { BridgeToPage, GuardKind, PageToBridge } from '../protocol/page-channel.ts';
-import { type BodyCodec, byteBodyCodec, utf8BodyCodec } from './body-codec.ts';
 import type { ByteGuard } from './guarded-response.ts';
 import {
+  apply,
   create,
   NativePromise,
   NativeReadableStream,
   NativeTypeError,
   NativeWritableStream,
+  sliceBytes,
 } from './intrinsics.ts';
 
 /** Where a guarded socket's output goes (web-socket-hook.ts). */
@@ -71,26 +74,26 @@ export interface RemoteGuardDeps {
 }
 
 /**
- * The most text one `guard-chunk` carries. The ISOLATED world guards each message
+ * The most bytes one `guard-chunk` carries. The ISOLATED world guards each message
  * in its own task, on the page's main thread: a 64 KB network read handed over
  * whole would be one long task; in pieces, rendering and input run in between
  * (issue 4: no long tasks caused by the guard). The guard's output does not
- * depend on how its input is split (DESIGN.md §3.1).
+ * depend on how its input is split (DESIGN.md §3.1), and the bridge decodes the
+ * pieces as one stream (a character split between two is decoded whole).
  */
-export const MAX_CHUNK_TEXT = 16_384;
+export const MAX_CHUNK_BYTES = 16_384;
 
-/** `text` in pieces of at most `max` (≥ 2) code units, never splitting a surrogate pair. */
-export function textPieces(text: string, max = MAX_CHUNK_TEXT): string[] {
-  const pieces: string[] = [];
-  let at = 0;
-  while (text.length - at > max) {
-    let end = at + max;
-    const last = text.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff) end--;
-    pieces.push(text.slice(at, end));
-    at = end;
+/**
+ * `bytes` in pieces of at most `max` bytes, each its own copy unless `bytes` is one
+ * piece spanning its whole buffer: a posted view carries its whole buffer along.
+ */
+export function bytePieces(bytes: Uint8Array, max = MAX_CHUNK_BYTES): Uint8Array[] {
+  const length = bytes.byteLength;
+  if (length <= max && bytes.byteOffset === 0 && length === bytes.buffer.byteLength) return [bytes];
+  const pieces: Uint8Array[] = [];
+  for (let at = 0; at < length || at === 0; at += max) {
+    pieces.push(apply(sliceBytes, bytes, [at, at + max]) as Uint8Array);
   }
-  if (at < text.length) pieces.push(text.slice(at));
   return pieces;
 }
 
@@ -107,7 +110,7 @@ const table = <V>() => create(null) as Table<V>;
 const take = <V>(open: Table<V>, id: string): boolean => id in open && delete open[id];
 
 interface BodyEnd {
-  output(text: string, last: boolean): void;
+  output(bytes: Uint8Array): void;
   done(): void;
   failed(): void;
 }
@@ -120,12 +123,7 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
   const open = (kind: GuardKind, recogniser: string, probe: WireProbe, streamId: string) =>
     deps.send({ v: 1, type: 'guard-open', streamId, kind, recogniser, probe });
 
-  const body = (
-    kind: GuardKind,
-    recogniser: string,
-    probe: WireProbe,
-    codec: BodyCodec = utf8BodyCodec(),
-  ): ByteGuard => {
+  const body = (kind: GuardKind, recogniser: string, probe: WireProbe): ByteGuard => {
     const streamId = deps.newId();
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let sink!: WritableStreamDefaultController;
@@ -144,14 +142,10 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
       },
     } as UnderlyingDefaultSource<Uint8Array>);
     const end: BodyEnd = {
-      // The pieces of one network chunk come back as one chunk for the page.
-      output: (text, last) => {
-        codec.add(text);
-        if (last && !codec.empty) controller.enqueue(codec.take());
-      },
+      // One output per network chunk, bytes the bridge sent (never shared memory).
+      output: (bytes) => controller.enqueue(bytes),
       done: () => {
         take(bodies, streamId);
-        if (!codec.empty) controller.enqueue(codec.take());
         controller.close();
       },
       failed: () => {
@@ -164,14 +158,14 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
     const post = (message: PageToBridge) => {
       if (streamId in bodies) deps.send(message);
     };
-    const postText = (text: string) => {
-      const pieces = textPieces(text);
+    const postBytes = (bytes: Uint8Array) => {
+      const pieces = bytePieces(bytes);
       for (let i = 0; i < pieces.length; i++) {
         post({
           v: 1,
           type: 'guard-chunk',
           streamId,
-          text: pieces[i]!,
+          bytes: pieces[i]!,
           last: i === pieces.length - 1,
         });
       }
@@ -181,11 +175,8 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
       start: (c: WritableStreamDefaultController) => {
         sink = c;
       },
-      write: (chunk: Uint8Array) => postText(codec.decode(chunk)),
-      close: () => {
-        postText(codec.flush());
-        post({ v: 1, type: 'guard-close', streamId });
-      },
+      write: (chunk: Uint8Array) => postBytes(chunk),
+      close: () => post({ v: 1, type: 'guard-close', streamId }),
       abort: (reason: unknown) => {
         if (take(bodies, streamId)) deps.send({ v: 1, type: 'guard-cancel', streamId });
         controller.error(reason);
@@ -197,9 +188,8 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
   };
 
   return {
-    // A byte-level format (Kimi's Connect envelopes) is carried as a byte string (body-codec.ts).
-    wire: (recogniser, probe) =>
-      body('wire', recogniser.id, probe, readsBytes(recogniser) ? byteBodyCodec() : undefined),
+    // The bridge reads a byte-level format (Kimi's Connect envelopes) as a byte string.
+    wire: (recogniser, probe) => body('wire', recogniser.id, probe),
     plainText: (probe) => body('plain-text', '', probe),
     socket(recogniser, probe, sink) {
       const streamId = deps.newId();
@@ -244,7 +234,7 @@ export function createRemoteGuards(deps: RemoteGuardDeps): RemoteGuards {
       const { streamId } = message;
       const bodyEnd = bodies[streamId];
       if (bodyEnd !== undefined) {
-        if (message.type === 'guard-output') bodyEnd.output(message.text, message.last);
+        if (message.type === 'guard-output') bodyEnd.output(message.bytes);
         else if (message.type === 'guard-done') bodyEnd.done();
         else if (message.type === 'guard-failed') bodyEnd.failed();
         return;

@@ -39,13 +39,14 @@ export type PageToBridge =
       probe: WireProbe;
     }
   /**
-   * The next text of a body (`wire`, `plain-text`), decoded from the network bytes
-   * in the MAIN world (UTF-8, streaming, byte-order mark kept). Text, not bytes:
-   * nothing but strings and plain objects crosses the worlds. A long network chunk
-   * comes in several pieces (each guarded in its own task); `last` marks the
-   * piece that ends the network chunk.
+   * The next bytes of a body (`wire`, `plain-text`), as the network gave them: the
+   * bridge decodes them (UTF-8, streaming, byte-order mark kept; a byte-level format
+   * as a byte string) and, when the guard changed nothing, hands the very bytes back
+   * (issue 19 §5: no decode and re-encode in the MAIN world, no text copied back). A
+   * long network chunk comes in several pieces (each guarded in its own task); `last`
+   * marks the piece that ends the network chunk.
    */
-  | { v: 1; type: 'guard-chunk'; streamId: string; text: string; last: boolean }
+  | { v: 1; type: 'guard-chunk'; streamId: string; bytes: Uint8Array; last: boolean }
   /** The next text message of a socket. */
   | { v: 1; type: 'guard-message'; streamId: string; message: string }
   /** The body (socket) ended: the guard releases or blocks what it holds. */
@@ -75,11 +76,13 @@ export type PageToBridge =
 
 export type BridgeToPage =
   /**
-   * Guarded text for the page, in order (the MAIN world encodes it as UTF-8).
-   * One per `guard-chunk`; `last` echoes the chunk's, and the MAIN world hands the
-   * page one chunk per network chunk (the page renders as often as without us).
+   * Guarded bytes for the page, in order: the input's own bytes when the guard
+   * released exactly the text they hold, else the guarded text encoded (UTF-8, or
+   * the byte string's bytes). The MAIN world hands the page one chunk per network chunk (the page renders as
+   * often as without us). At most one per network chunk (after its `last` piece), none
+   * while the guard holds everything.
    */
-  | { v: 1; type: 'guard-output'; streamId: string; text: string; last: boolean }
+  | { v: 1; type: 'guard-output'; streamId: string; bytes: Uint8Array }
   /** Guarded socket messages for the page, in order (none while text is held). */
   | { v: 1; type: 'guard-messages'; streamId: string; messages: string[] }
   /** The guarded stream is complete (everything was sent before this). */

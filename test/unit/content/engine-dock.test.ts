@@ -28,7 +28,7 @@ const chunk = (streamId: string, text: string): PageToBridge => ({
   v: 1,
   type: 'guard-chunk',
   streamId,
-  text,
+  bytes: new TextEncoder().encode(text),
   last: true,
 });
 const close = (streamId: string): PageToBridge => ({ v: 1, type: 'guard-close', streamId });
@@ -225,7 +225,7 @@ const pageMessage: fc.Arbitrary<PageToBridge> = fc.oneof(
     v: fc.constant(1 as const),
     type: fc.constant('guard-chunk' as const),
     streamId: id,
-    text: fc.string(),
+    bytes: fc.uint8Array({ maxLength: 16 }),
     last: fc.boolean(),
   }),
   fc.record({

@@ -16,10 +16,10 @@ import { adapterById } from '../../../src/core/wire/adapter-registry.ts';
 import { recognisers, recogniseResponse } from '../../../src/core/wire/wire-recognisers.ts';
 import type { WireProbe } from '../../../src/core/wire/wire-event.ts';
 import {
+  bytePieces,
   createRemoteGuards,
-  MAX_CHUNK_TEXT,
+  MAX_CHUNK_BYTES,
   type RemoteGuards,
-  textPieces,
 } from '../../../src/page/remote-guard.ts';
 import type { GuardReport } from '../../../src/protocol/guard-reports.ts';
 import type { BridgeToPage, PageToBridge } from '../../../src/protocol/page-channel.ts';
@@ -156,7 +156,7 @@ describe('remote guard + guard host', () => {
     const long =
       Array.from({ length: 2_000 }, (_, i) => delta(`word ${String(i)} `)).join('') +
       'data: [DONE]\n\n';
-    expect(long.length).toBeGreaterThan(4 * MAX_CHUNK_TEXT);
+    expect(long.length).toBeGreaterThan(4 * MAX_CHUNK_BYTES);
     const probe = probeOf(long.slice(0, 1024));
     const guard = l.remote.wire(recogniseResponse(probe)!, probe);
     const writer = guard.writable.getWriter();
@@ -278,36 +278,55 @@ describe('remote guard + guard host', () => {
   });
 });
 
-describe('textPieces', () => {
-  it('for any text and size: pieces join to the text, none too long, no pair split', () => {
-    const unit = fc.oneof(
-      fc.string({ unit: 'grapheme', maxLength: 3 }),
-      fc.constant('\u{1F600}'),
-      fc.string({ unit: 'binary', maxLength: 2 }),
-    );
+describe('bytePieces', () => {
+  it('for any bytes and size: pieces join to the bytes, none too long, each its own buffer', () => {
     fc.assert(
       fc.property(
-        fc.array(unit, { maxLength: 300 }),
-        fc.integer({ min: 2, max: 64 }),
-        (units, max) => {
-          const text = units.join('');
-          const pieces = textPieces(text, max);
-          expect(pieces.join('')).toBe(text);
-          let offset = 0;
+        fc.uint8Array({ maxLength: 300 }),
+        fc.nat({ max: 8 }),
+        fc.integer({ min: 1, max: 64 }),
+        (all, offset, max) => {
+          const bytes = all.subarray(Math.min(offset, all.length));
+          const pieces = bytePieces(bytes, max);
+          expect(Buffer.concat(pieces)).toEqual(Buffer.from(bytes));
           for (const piece of pieces) {
-            expect(piece.length).toBeGreaterThan(0);
             expect(piece.length).toBeLessThanOrEqual(max);
-            offset += piece.length;
-            // No piece ends between the two halves of a surrogate pair.
-            const last = piece.charCodeAt(piece.length - 1);
-            const next = text.charCodeAt(offset);
-            expect(last >= 0xd800 && last <= 0xdbff && next >= 0xdc00 && next <= 0xdfff).toBe(
-              false,
-            );
+            // A posted view carries its whole buffer: each piece spans its own.
+            expect(piece.byteOffset).toBe(0);
+            expect(piece.buffer.byteLength).toBe(piece.length);
           }
         },
       ),
       { numRuns: Math.min(PROPERTY_RUNS, 500) },
     );
+  });
+});
+
+describe('bytes handed back', () => {
+  it('an answer the guard did not change reaches the page as the very network bytes', async () => {
+    const l = loop();
+    const delta = (text: string) =>
+      `data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${text}"}}]}\n\n`;
+    const sse = `${delta('plain words, caf\u00e9 ')}${delta('and \u{1F600}, nothing to redact')}data: [DONE]\n\n`;
+    // Bytes that are not UTF-8 (each decoded as U+FFFD): re-encoding the text would give
+    // the page three other bytes for each; handed back, the page gets the network's own.
+    const bytes = new TextEncoder().encode(
+      sse.replace('plain', 'pl\u0000in').replace('thing', 'th\u0000ng'),
+    );
+    bytes[bytes.indexOf(0)] = 0xff;
+    bytes[bytes.indexOf(0)] = 0xfe;
+    const probe = probeOf(sse.slice(0, 1024));
+    const guard = l.remote.wire(recogniseResponse(probe)!, probe);
+    const writer = guard.writable.getWriter();
+    // The first event whole; the second cut inside its emoji's four bytes (the guard holds
+    // the incomplete event, then releases it whole with the end of the body).
+    const second = Buffer.from(bytes).indexOf('data:', 1);
+    const emoji = bytes.indexOf(0xf0);
+    void writer.write(bytes.slice(0, second));
+    void writer.write(bytes.slice(second, emoji + 2));
+    void writer.write(bytes.slice(emoji + 2));
+    void writer.close();
+    const out = new Uint8Array(await new Response(guard.readable).arrayBuffer());
+    expect(out).toEqual(bytes);
   });
 });

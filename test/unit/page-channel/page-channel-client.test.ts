@@ -22,7 +22,8 @@ describe('createPageChannelClient', () => {
     client.attach(port1 as unknown as MessagePort);
     expect(client.connected).toBe(true);
     const arrived = nextMessage(port2 as unknown as MessagePort);
-    const chunk = { v: 1, type: 'guard-chunk', streamId: 'a', text: 'hi', last: true } as const;
+    const bytes = new Uint8Array([104, 105]);
+    const chunk = { v: 1, type: 'guard-chunk', streamId: 'a', bytes, last: true } as const;
     expect(client.send(chunk)).toBe(true);
     expect(await arrived).toEqual(chunk);
     port1.close();
@@ -33,15 +34,15 @@ describe('createPageChannelClient', () => {
     const client = createPageChannelClient((m) => received.push(m));
     const { port1, port2 } = new MessageChannel();
     client.attach(port1 as unknown as MessagePort);
-    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', text: 42 });
-    port2.postMessage({ v: 2, type: 'guard-output', streamId: 's', text: 'x' });
+    const bytes = new Uint8Array([120]);
+    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', bytes: 42 });
+    port2.postMessage({ v: 2, type: 'guard-output', streamId: 's', bytes });
     port2.postMessage('guard-output');
-    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', text: 'x' });
-    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', text: 'x', last: true });
+    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', bytes: 'x' });
+    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', bytes: [120] });
+    port2.postMessage({ v: 1, type: 'guard-output', streamId: 's', bytes });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(received).toEqual([
-      { v: 1, type: 'guard-output', streamId: 's', text: 'x', last: true },
-    ]);
+    expect(received).toEqual([{ v: 1, type: 'guard-output', streamId: 's', bytes }]);
     port1.close();
   });
 
@@ -62,7 +63,7 @@ describe('createPageChannelClient', () => {
 describe('parseBridgeMessage', () => {
   it('accepts each message of the contract, rebuilt with its known fields only', () => {
     const valid: BridgeToPage[] = [
-      { v: 1, type: 'guard-output', streamId: 's', text: 'a', last: false },
+      { v: 1, type: 'guard-output', streamId: 's', bytes: new Uint8Array([97]) },
       { v: 1, type: 'guard-messages', streamId: 's', messages: ['a', 'b'] },
       { v: 1, type: 'guard-done', streamId: 's' },
       { v: 1, type: 'guard-failed', streamId: 's' },

@@ -34,7 +34,7 @@ describe('byteBodyCodec', () => {
 });
 
 describe('the remote guard of a byte-level format', () => {
-  it('posts byte strings to the guard and gives the page the bytes back', async () => {
+  it('posts the network bytes to the guard and gives the page the bytes back', async () => {
     const bridge = createFakeBridge('never-in-the-body');
     const body = new Uint8Array([0, 0, 0, 0, 0x87, 0xe5, 0xb7, 0xb4, 0xff, 0x02, 0x7b, 0x7d]);
     const guard = bridge.remote.wire(recognisers.kimiWeb, {
@@ -50,7 +50,7 @@ describe('the remote guard of a byte-level format', () => {
     });
     const out = new Uint8Array(await new Response(source.pipeThrough(guard)).arrayBuffer());
     expect(out).toEqual(body);
-    const posted = bridge.sent.flatMap((m) => (m.type === 'guard-chunk' ? [m.text] : [])).join('');
-    expect(posted).toBe(byteStringOf(body));
+    const posted = bridge.sent.flatMap((m) => (m.type === 'guard-chunk' ? [...m.bytes] : []));
+    expect(posted).toEqual([...body]);
   });
 });

@@ -17,25 +17,29 @@ export interface FakeBridge {
   sent: PageToBridge[];
 }
 
+/** The ISOLATED world's own built-ins: the faults a test injects cannot reach them. */
+const { apply } = Reflect;
+const Decoder = TextDecoder;
+const Encoder = TextEncoder;
+const decode = TextDecoder.prototype.decode;
+const encode = TextEncoder.prototype.encode;
+
 export function createFakeBridge(secret: string): FakeBridge {
   const redact = (text: string) => text.split(secret).join('[redacted]');
   // A plain table, not a Map: the faults a test injects stand for page code, which cannot
   // reach the ISOLATED world this stands for.
-  const bodies: Record<string, string> = Object.create(null) as Record<string, string>;
+  const raw: Record<string, Uint8Array[]> = Object.create(null) as Record<string, Uint8Array[]>;
   const sent: PageToBridge[] = [];
   let next = 0;
   const answer = (message: BridgeToPage) => queueMicrotask(() => remote.receive(message));
   const handle = (message: PageToBridge) => {
     switch (message.type) {
       case 'guard-open':
-        bodies[message.streamId] = '';
+        raw[message.streamId] = [];
         return;
-      case 'guard-chunk': {
-        const { streamId, text, last } = message;
-        bodies[streamId] = (bodies[streamId] ?? '') + text;
-        answer({ v: 1, type: 'guard-output', streamId, text: '', last });
+      case 'guard-chunk':
+        raw[message.streamId]?.push(message.bytes);
         return;
-      }
       case 'guard-message': {
         const { streamId } = message;
         answer({ v: 1, type: 'guard-messages', streamId, messages: [redact(message.message)] });
@@ -43,8 +47,14 @@ export function createFakeBridge(secret: string): FakeBridge {
       }
       case 'guard-close': {
         const { streamId } = message;
-        const text = redact(bodies[streamId] ?? '');
-        answer({ v: 1, type: 'guard-output', streamId, text, last: true });
+        // The body's own bytes when there is nothing to redact (as the bridge hands them back).
+        const bytes = Buffer.concat(raw[streamId] ?? []);
+        const text = apply(decode, new Decoder(), [bytes]) as string;
+        const out =
+          redact(text) !== text
+            ? (apply(encode, new Encoder(), [redact(text)]) as Uint8Array)
+            : new Uint8Array(bytes);
+        if (out.length > 0) answer({ v: 1, type: 'guard-output', streamId, bytes: out });
         answer({ v: 1, type: 'guard-done', streamId });
         return;
       }
