@@ -137,6 +137,13 @@ const EMPTY_GOTO = new Int32Array(0);
 const PAIRWISE_MERGE_LIMIT = 12;
 
 /**
+ * Whether `deferredLiveFrom` first searches for all deferred rules' starts at once
+ * (`quietProbes`). A holder so the differential test
+ * (test/property/quiet-probes.test.ts) can run the slow path, each rule on its own.
+ */
+export const probeShortcut = { enabled: true };
+
+/**
  * Units the cursor moves between two probes asked by `needFrom` (what to retain):
  * the same as the input's trim slack (input-text.ts), which cuts the string no
  * more often than that anyway.
@@ -202,6 +209,8 @@ export class Scanner {
   private readonly probeResult: number[];
   /** The cursor at which `needFrom` last asked the probes. */
   private needProbedAt = -Infinity;
+  /** Every deferred rule's start classes in one table (`quietProbes`); made on first use. */
+  private anySlotClasses: Uint8Array | null = null;
   /** A thread not yet known to survive its first units (spawns allocate only survivors). */
   private readonly scratch: Thread;
   /** Index into the shared hits where the last skip stopped (skips mostly move forward). */
@@ -865,11 +874,53 @@ export class Scanner {
    */
   private deferredLiveFrom(bound: number): number {
     const end = this.cursor;
+    if (probeShortcut.enabled && this.deferred.length > 1 && this.quietProbes(end)) return bound;
     for (let slot = 0; slot < this.deferred.length; slot++) {
       const start = this.probeLiveStart(slot, end);
       if (start < bound) bound = start;
     }
     return bound;
+  }
+
+  /**
+   * Whether no deferred rule has a live start not made yet, found with one search
+   * for all of them (issue 19 §3: on token-sized pushes each rule's probe searched
+   * the same few new units for its own start classes). Only when no probe is live
+   * nor answered at `end`: then each rule's answer is that of `findLiveStart`'s
+   * quiet test, whose range lies inside the one searched here, and is recorded as
+   * it would have been. False when a search finds a possible start: each rule is
+   * asked on its own.
+   */
+  private quietProbes(end: number): boolean {
+    const slots = this.deferred.length;
+    let since = end;
+    for (let slot = 0; slot < slots; slot++) {
+      if (this.probeLive[slot] === 1 || this.probeEnd[slot] === end) return false;
+      since = Math.min(
+        since,
+        Math.max(
+          this.backFrom[slot] as number,
+          this.deadBelow[slot] as number,
+          end - (this.slotReach[slot] as number),
+        ),
+      );
+    }
+    let classes = this.anySlotClasses;
+    if (classes === null) {
+      const union = new Uint8Array((this.slotClasses[0] as Uint8Array).length);
+      for (const own of this.slotClasses)
+        own.forEach((k, g) => (union[g] = (union[g] as number) | k));
+      classes = this.anySlotClasses = union;
+    }
+    if (this.firstPossibleStart(classes, Math.max(since, this.input.start), end) !== end) {
+      return false;
+    }
+    for (let slot = 0; slot < slots; slot++) {
+      this.deadBelow[slot] = Math.max(this.deadBelow[slot] as number, end);
+      this.probeEnd[slot] = end;
+      this.probeResult[slot] = Infinity;
+    }
+    return true;
   }
 
   /** See `deferredLiveFrom`: one rule's earliest live start not made yet, or Infinity. */

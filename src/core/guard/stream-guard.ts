@@ -125,7 +125,10 @@ export class StreamGuard {
   private readonly hits: BigramHits | null;
   private readonly raised = new Map<string, number>();
   private emitPos = 0;
-  private readonly out: string[] = [];
+  /** Output of this push: its first piece, then the rest once there is more than one. */
+  private outFirst = '';
+  private outMore: string[] | null = null;
+  private outCount = 0;
   /** Pieces released in this push; null until the first (most pushes release one or none). */
   private pieces: ReleasePiece[] | null = null;
   private pending: PendingEvent[] = [];
@@ -406,7 +409,7 @@ export class StreamGuard {
       return 'stop';
     }
     const text = rule.replacement.replaceAll('{host}', primary.host || 'a relative URL');
-    this.out.push(text);
+    this.addOut(text);
     this.addPiece({ kind: 'replace', from, to, text });
     this.emitPos = to;
     const continues = cluster.members
@@ -499,9 +502,15 @@ export class StreamGuard {
   /** Releases the input up to `to` unchanged. */
   private keep(to: number): void {
     if (to <= this.emitPos) return;
-    this.out.push(this.input.slice(this.emitPos, to));
+    this.addOut(this.input.slice(this.emitPos, to));
     this.addPiece({ kind: 'keep', from: this.emitPos, to });
     this.emitPos = to;
+  }
+
+  /** Most token-sized pushes release one piece or none: no list, no join (issue 19 §3). */
+  private addOut(text: string): void {
+    if (this.outCount++ === 0) this.outFirst = text;
+    else (this.outMore ??= [this.outFirst]).push(text);
   }
 
   /** A list of one is allocated at its size; a second piece grows it (rare). */
@@ -538,11 +547,11 @@ export class StreamGuard {
         .sort((a, b) => a.at - b.at || a.rank - b.rank || a.seq - b.seq)
         .map((p) => p.event);
     }
-    // Most token-sized pushes release one piece or none: no join, and the internal
-    // list is emptied, not replaced (it never leaves the guard).
-    const out = this.out;
-    const emit = out.length === 0 ? '' : out.length === 1 ? (out[0] as string) : out.join('');
-    out.length = 0;
+    const emit =
+      this.outCount === 0 ? '' : this.outMore === null ? this.outFirst : this.outMore.join('');
+    this.outCount = 0;
+    this.outFirst = '';
+    this.outMore = null;
     const pieces = this.pieces ?? NO_PIECES;
     this.pieces = null;
     this.trim();

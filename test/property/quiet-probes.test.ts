@@ -1,0 +1,81 @@
+/**
+ * Issue 19 §3, per push: while no deferred rule's probe is live, the hold asks
+ * all deferred rules at once whether any of their starts lies in the new units
+ * (scanner.ts `quietProbes`) before asking each on its own. For any prose
+ * around the values those rules wait for (SSNs, Mailchimp keys, e-mail
+ * addresses, hex words), with hidden units in places and any token-sized
+ * chunking, every push returns exactly what the slow path (each rule's probe
+ * on its own) returns, and holds as much.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { probeShortcut } from '../../src/core/guard/scanner.ts';
+import { type GuardOptions, StreamGuard } from '../../src/core/guard/stream-guard.ts';
+import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
+import { PROPERTY_RUNS } from '../support/text-arbitraries.ts';
+
+const pack = getCorePack();
+
+function run(chunks: readonly string[], options: GuardOptions, shortcut: boolean): unknown[] {
+  const saved = probeShortcut.enabled;
+  probeShortcut.enabled = shortcut;
+  try {
+    const guard = new StreamGuard(pack, options);
+    const steps: unknown[] = [];
+    for (const chunk of chunks) steps.push({ ...guard.push(chunk), held: guard.heldUnits });
+    steps.push({ ...guard.end(), counters: guard.counters });
+    return steps;
+  } finally {
+    probeShortcut.enabled = saved;
+  }
+}
+
+const word = fc.oneof(
+  fc.stringMatching(/^[a-z]{1,9}$/),
+  fc.stringMatching(/^[0-9a-f]{1,12}$/),
+  fc.stringMatching(/^[0-9-]{1,12}$/),
+);
+const value = fc.oneof(
+  fc.stringMatching(/^[0-9]{3}-[0-9]{2}-[0-9]{4}$/),
+  fc.stringMatching(/^[0-9a-f]{32}-us[0-9]{1,2}$/),
+  fc
+    .tuple(fc.stringMatching(/^[a-z0-9.]{1,20}$/), fc.stringMatching(/^[a-z]{3,10}$/))
+    .map(([local, host]) => `${local}@${host}-mail.org`),
+);
+const gap = fc.constantFrom(' ', ' ', ' ', '\n', ': ', '\u200B', '*', ' **');
+const prose = fc
+  .array(fc.tuple(fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: value }), gap), {
+    minLength: 1,
+    maxLength: 30,
+  })
+  .map((parts) => parts.map(([w, g]) => w + g).join(''));
+const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 16 });
+
+function split(text: string, lengths: readonly number[]): string[] {
+  const chunks: string[] = [];
+  for (let at = 0, i = 0; at < text.length; i++) {
+    const size = lengths[i % lengths.length] as number;
+    chunks.push(text.slice(at, at + size));
+    at += size;
+  }
+  return chunks;
+}
+
+describe('deferred probes asked at once (issue 19 §3)', () => {
+  it.each([
+    ['as shipped', {}],
+    ['with PII redacted', { policy: { pii: 'redact' } }],
+  ] as [string, GuardOptions][])(
+    'every push equals the slow path (%s)',
+    { timeout: 300_000 },
+    (_how, options) => {
+      fc.assert(
+        fc.property(prose, sizes, (text, lengths) => {
+          const chunks = split(text, lengths);
+          expect(run(chunks, options, true)).toEqual(run(chunks, options, false));
+        }),
+        { numRuns: Math.ceil(PROPERTY_RUNS / 2) },
+      );
+    },
+  );
+});
