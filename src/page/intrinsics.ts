@@ -83,6 +83,8 @@ export const HeadersOf = members(Headers.prototype, ['get', 'delete']);
 export const RequestOf = members(Request.prototype, ['url', 'method']);
 export const NativeRequest = Request;
 export const Decoder = members(TextDecoder.prototype, ['decode']);
+/** A typed array's `buffer` getter (on %TypedArray%.prototype). */
+export const BytesOf = members(getPrototypeOf(Uint8Array.prototype) as object, ['buffer']);
 export const Encoder = members(TextEncoder.prototype, ['encode', 'encodeInto']);
 export const UrlOf = members(URL.prototype, ['href', 'origin', 'pathname']);
 export const BlobOf = members(Blob.prototype, ['arrayBuffer', 'type']);

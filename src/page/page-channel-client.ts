@@ -13,7 +13,7 @@
  * No extension APIs here.
  */
 import type { BridgeToPage, PageToBridge } from '../protocol/page-channel.ts';
-import { apply, call, getOwnPropertyDescriptor } from './intrinsics.ts';
+import { apply, BytesOf, call, getOwnPropertyDescriptor } from './intrinsics.ts';
 import { parseBridgeMessage } from './parse-bridge-message.ts';
 
 /** MessageEvent's `data` getter as it was at document_start. */
@@ -21,7 +21,7 @@ const eventData = getOwnPropertyDescriptor(MessageEvent.prototype, 'data')!.get!
 
 /** What the client needs of a MessagePort. */
 export interface ChannelPort {
-  postMessage(message: unknown): void;
+  postMessage(message: unknown, transfer?: Transferable[]): void;
   onmessage: ((event: MessageEvent) => void) | null;
 }
 
@@ -37,7 +37,7 @@ export interface PageChannelClient {
 export function createPageChannelClient(
   onMessage: (message: BridgeToPage) => void,
 ): PageChannelClient {
-  let post: ((message: unknown) => void) | undefined;
+  let post: ((message: unknown, transfer?: Transferable[]) => void) | undefined;
   return {
     get connected() {
       return post !== undefined;
@@ -45,6 +45,16 @@ export function createPageChannelClient(
     send(message) {
       if (post === undefined) return false;
       try {
+        // A body's bytes move to the bridge rather than being copied (issue 19 §5):
+        // remote-guard.ts posts each piece in a buffer of its own.
+        if (message.type === 'guard-chunk') {
+          try {
+            post(message, [call<ArrayBuffer>(BytesOf.buffer, message.bytes)]);
+            return true;
+          } catch {
+            // Not transferable: sent as a copy.
+          }
+        }
         post(message);
         return true;
       } catch {
@@ -55,7 +65,8 @@ export function createPageChannelClient(
     attach(port) {
       if (post !== undefined) return;
       const nativePost = port.postMessage;
-      post = (message) => apply(nativePost, port, [message]);
+      post = (message, transfer) =>
+        apply(nativePost, port, transfer === undefined ? [message] : [message, transfer]);
       // Setting onmessage also starts the port (HTML: implicit start()).
       port.onmessage = (event: MessageEvent) => {
         const message = parseBridgeMessage(call(eventData, event));

@@ -22,10 +22,27 @@ describe('createPageChannelClient', () => {
     client.attach(port1 as unknown as MessagePort);
     expect(client.connected).toBe(true);
     const arrived = nextMessage(port2 as unknown as MessagePort);
+    const message = { v: 1, type: 'request-answered', requestId: 'r', status: 200 } as const;
+    expect(client.send(message)).toBe(true);
+    expect(await arrived).toEqual(message);
+    port1.close();
+  });
+
+  it("moves a body's bytes to the bridge (no copy): the sender's buffer is detached", async () => {
+    const client = createPageChannelClient(() => undefined);
+    const { port1, port2 } = new MessageChannel();
+    client.attach(port1 as unknown as MessagePort);
+    const arrived = nextMessage(port2 as unknown as MessagePort);
     const bytes = new Uint8Array([104, 105]);
-    const chunk = { v: 1, type: 'guard-chunk', streamId: 'a', bytes, last: true } as const;
-    expect(client.send(chunk)).toBe(true);
-    expect(await arrived).toEqual(chunk);
+    expect(client.send({ v: 1, type: 'guard-chunk', streamId: 'a', bytes, last: true })).toBe(true);
+    expect(bytes.buffer.byteLength).toBe(0);
+    expect(await arrived).toEqual({
+      v: 1,
+      type: 'guard-chunk',
+      streamId: 'a',
+      bytes: new Uint8Array([104, 105]),
+      last: true,
+    });
     port1.close();
   });
 
