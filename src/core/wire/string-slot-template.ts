@@ -106,11 +106,16 @@ export class StringSlotTemplate<T> {
   private fruitless = 0;
   /** Slow events offered since the last shape was learned. */
   private sinceLearn = 0;
+  /**
+   * The one hit `match` returns, refilled each time: a hit is read at once, so one
+   * reused object does and the common event allocates none (issue 20's wire target).
+   */
+  private readonly hit: TemplateHit<T> = { text: '', info: undefined as T };
 
   /**
    * The learned event's string and what was stored with it, when `data` is the
    * learned shape with another string literal in that place; else undefined
-   * (then the adapter decodes the slow way).
+   * (then the adapter decodes the slow way). The hit is valid until the next call.
    */
   match(data: string): TemplateHit<T> | undefined {
     const prefix = this.prefix;
@@ -129,7 +134,10 @@ export class StringSlotTemplate<T> {
     const text = stringLiteralText(data.slice(prefix.length, end));
     if (text === undefined) return undefined;
     this.hits++;
-    return { text, info: this.info as T };
+    const hit = this.hit;
+    hit.text = text;
+    hit.info = this.info as T;
+    return hit;
   }
 
   /**

@@ -189,7 +189,8 @@ export function openAiChatStreamSession(fastPath = true): AdapterSession {
       };
     },
     emitted(event) {
-      if (event.frame.sse?.data.trim() === '[DONE]') done = true;
+      // `[DONE]` carries no text (it is passed through): a frame with slots is not it.
+      if (event.slots.length === 0 && event.frame.sse?.data.trim() === '[DONE]') done = true;
     },
     blockEnding() {
       if (done) return '';
