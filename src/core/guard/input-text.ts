@@ -7,12 +7,19 @@ export class InputText {
   /**
    * @param countsCodePoints Whether `codePointOffset` is asked for: a text that
    * only scanners read (the rendered view) skips counting on every trim.
+   * @param lookbehind Units kept before the retained ones: LOOKBEHIND for a text
+   * whose `textBefore` validators read (the view), 1 for one only released and
+   * counted (the raw input: issue 19 §3, every push copies the kept string once,
+   * so 31 units fewer are 31 fewer copied and allocated per push).
    */
-  constructor(private readonly countsCodePoints = true) {}
+  constructor(
+    private readonly countsCodePoints = true,
+    private readonly lookbehind = LOOKBEHIND,
+  ) {}
 
   /**
    * The units kept, from absolute offset `textBase`: the retained ones (from `base`)
-   * and at least the LOOKBEHIND units before them (all of them near the stream start).
+   * and at least `lookbehind` units before them (all of them near the stream start).
    * A trim moves `base` only; the string is cut once the units before `base` exceed
    * TRIM_SLACK, so a stream of small chunks does not make two strings per chunk.
    */
@@ -73,6 +80,7 @@ export class InputText {
    * for any chunking: a trim keeps the LOOKBEHIND units before the retained text.
    */
   textBefore(at: number): string {
+    if (this.lookbehind < LOOKBEHIND) throw new Error('textBefore() on a text kept without it');
     const k = at - this.textBase;
     return this.text.slice(Math.max(0, k - LOOKBEHIND), k);
   }
@@ -100,8 +108,8 @@ export class InputText {
     if (at <= this.base) return;
     if (this.countsCodePoints) this.codePointsBeforeBase = this.codePointOffset(at);
     this.base = at;
-    if (at - this.textBase > LOOKBEHIND + TRIM_SLACK) {
-      const keepFrom = at - LOOKBEHIND;
+    if (at - this.textBase > this.lookbehind + TRIM_SLACK) {
+      const keepFrom = at - this.lookbehind;
       this.text = this.text.slice(keepFrom - this.textBase);
       this.textBase = keepFrom;
     }

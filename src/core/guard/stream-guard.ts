@@ -108,8 +108,8 @@ interface Continuation {
 }
 
 export class StreamGuard {
-  /** The input as pushed: what is released, and what event offsets count in. */
-  private readonly input = new InputText();
+  /** The input as pushed: what is released, and what event offsets count in (no validator reads it). */
+  private readonly input = new InputText(true, 1);
   /** The input as a person sees it: what the scanners read (rendered-view.ts). */
   private readonly view = new RenderedView();
   private readonly actions = new Map<CompiledRule, ActiveAction>();

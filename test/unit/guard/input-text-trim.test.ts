@@ -22,38 +22,42 @@ const chunk = fc.string({
 });
 
 describe('InputText trims', () => {
-  it('read exactly the whole text at every retained offset, for any appends and trims', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(chunk, fc.nat(60)), { maxLength: 40 }), (steps) => {
-        const input = new InputText();
-        let whole = '';
-        for (const [piece, keep] of steps) {
-          input.append(piece);
-          whole += piece;
-          input.trimBefore(Math.max(input.start, whole.length - keep));
-          expect(input.end).toBe(whole.length);
-          expect(input.retained).toBe(whole.length - input.start);
-          const text = input.retainedText;
-          const base = input.retainedBase;
-          expect(base).toBeLessThanOrEqual(input.start);
-          // Bounded: the retained units, LOOKBEHIND before them and the slack.
-          expect(input.start - base).toBeLessThanOrEqual(LOOKBEHIND + TRIM_SLACK);
-          for (let at = input.start; at <= whole.length; at++) {
-            if (at < whole.length) {
-              expect(input.unitAt(at)).toBe(whole.charCodeAt(at));
-              expect(text.charCodeAt(at - base)).toBe(whole.charCodeAt(at));
+  // The view keeps LOOKBEHIND units before the retained ones; the raw input only one.
+  it.each([LOOKBEHIND, 1])(
+    'read exactly the whole text at every retained offset, for any appends and trims (%i kept before)',
+    (lookbehind) => {
+      fc.assert(
+        fc.property(fc.array(fc.tuple(chunk, fc.nat(60)), { maxLength: 40 }), (steps) => {
+          const input = new InputText(true, lookbehind);
+          let whole = '';
+          for (const [piece, keep] of steps) {
+            input.append(piece);
+            whole += piece;
+            input.trimBefore(Math.max(input.start, whole.length - keep));
+            expect(input.end).toBe(whole.length);
+            expect(input.retained).toBe(whole.length - input.start);
+            const text = input.retainedText;
+            const base = input.retainedBase;
+            expect(base).toBeLessThanOrEqual(input.start);
+            // Bounded: the retained units, LOOKBEHIND before them and the slack.
+            expect(input.start - base).toBeLessThanOrEqual(lookbehind + TRIM_SLACK);
+            for (let at = input.start; at <= whole.length; at++) {
+              if (at < whole.length) {
+                expect(input.unitAt(at)).toBe(whole.charCodeAt(at));
+                expect(text.charCodeAt(at - base)).toBe(whole.charCodeAt(at));
+              }
+              expect(input.unitBefore(at)).toBe(at === 0 ? -1 : whole.charCodeAt(at - 1));
+              expect(input.slice(input.start, at)).toBe(whole.slice(input.start, at));
             }
-            expect(input.unitBefore(at)).toBe(at === 0 ? -1 : whole.charCodeAt(at - 1));
-            expect(input.slice(input.start, at)).toBe(whole.slice(input.start, at));
+            // Code points before the retained start, its end and a unit in between.
+            const mid = (input.start + whole.length) >> 1;
+            for (const at of [input.start, mid, whole.length]) {
+              expect(input.codePointOffset(at)).toBe(codePoints(whole.slice(0, at)));
+            }
           }
-          // Code points before the retained start, its end and a unit in between.
-          const mid = (input.start + whole.length) >> 1;
-          for (const at of [input.start, mid, whole.length]) {
-            expect(input.codePointOffset(at)).toBe(codePoints(whole.slice(0, at)));
-          }
-        }
-      }),
-      { numRuns: Math.min(PROPERTY_RUNS, 300) },
-    );
-  });
+        }),
+        { numRuns: Math.min(PROPERTY_RUNS, 300) },
+      );
+    },
+  );
 });
