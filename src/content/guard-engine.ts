@@ -35,6 +35,7 @@ import { type ContentToBackground, isBackgroundToContent } from '../protocol/run
 import { t } from '../ui/i18n.ts';
 import { createBackgroundLink } from './background-link.ts';
 import { HoldingDisplay } from './holding-display.ts';
+import { lazyStrings } from './lazy-strings.ts';
 import { handlePageMessage } from './page-report-handler.ts';
 import { PageNotices, REDACTION_NOTICE_MS } from './page-notices.ts';
 import type { EarlyAnswers } from './engine-dock.ts';
@@ -68,13 +69,14 @@ function startEngine(dockEngine: DockEngine): void {
 
   const notices = new PageNotices({
     doc: document,
-    strings: {
-      regionLabel: t('notice_region_label'),
-      holding: t('notice_holding'),
-      openPopup: t('notice_open_popup'),
-      openPopupFallback: t('notice_open_popup_fallback'),
-      close: t('notice_close'),
-    },
+    // Looked up when a notice is first shown (lazy-strings.ts): most pages never show one.
+    strings: lazyStrings(t, {
+      regionLabel: 'notice_region_label',
+      holding: 'notice_holding',
+      openPopup: 'notice_open_popup',
+      openPopupFallback: 'notice_open_popup_fallback',
+      close: 'notice_close',
+    }),
     openPopup: () => link.openPopup(),
     setTimeout: (callback, ms) => window.setTimeout(callback, ms),
     clearTimeout: (handle) => window.clearTimeout(handle as number),

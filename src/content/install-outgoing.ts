@@ -14,6 +14,7 @@ import type {
 import type { Translate } from '../ui/i18n.ts';
 import { ruleName } from '../ui/rule-names.ts';
 import { ConfirmSendDialog } from './confirm-send-dialog.ts';
+import { lazyStrings } from './lazy-strings.ts';
 import { kindPhrase } from './notice-text.ts';
 import { handleOutgoingMessage } from './outgoing-bridge.ts';
 import { OutgoingReports } from './outgoing-notices.ts';
@@ -65,23 +66,30 @@ export function installOutgoing(deps: InstallOutgoingDeps): OutgoingBridge {
     },
   });
   const reports = new OutgoingReports(deps, t, deps.redactionNoticeMs);
-  const dialog = new ConfirmSendDialog(doc, {
-    title: t('confirm_send_title'),
-    body: t('confirm_send_body'),
-    sendAnyway: t('confirm_send_anyway'),
-    cancel: t('confirm_send_cancel'),
-    bound: {
-      title: t('confirm_bound_title'),
-      body: t('confirm_bound_body'),
-      sendAsTyped: t('confirm_bound_send_as_typed'),
-      edit: t('confirm_bound_edit'),
-    },
-    finding: (kind, rule) =>
-      t('confirm_send_finding', [
-        kindPhrase(kind as Parameters<typeof kindPhrase>[0], t),
-        ruleName(rule, t),
-      ]),
+  // Looked up when the dialog is first shown (lazy-strings.ts): most pages never show it.
+  // (Object.assign, not a spread: a spread would read every getter now.)
+  const sendStrings = lazyStrings(t, {
+    title: 'confirm_send_title',
+    body: 'confirm_send_body',
+    sendAnyway: 'confirm_send_anyway',
+    cancel: 'confirm_send_cancel',
   });
+  const dialog = new ConfirmSendDialog(
+    doc,
+    Object.assign(sendStrings, {
+      bound: lazyStrings(t, {
+        title: 'confirm_bound_title',
+        body: 'confirm_bound_body',
+        sendAsTyped: 'confirm_bound_send_as_typed',
+        edit: 'confirm_bound_edit',
+      }),
+      finding: (kind: string, rule: string) =>
+        t('confirm_send_finding', [
+          kindPhrase(kind as Parameters<typeof kindPhrase>[0], t),
+          ruleName(rule, t),
+        ]),
+    }),
+  );
   const start = () => referenceOnly.start();
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start, { once: true });
   else start();

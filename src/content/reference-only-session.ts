@@ -27,6 +27,7 @@ import {
   isStoredReferenceMark,
 } from '../protocol/runtime-messages.ts';
 import type { Translate } from '../ui/i18n.ts';
+import { lazyStrings } from './lazy-strings.ts';
 import { MESSAGE_SELECTOR, installReferenceOnlyControls } from './reference-only-controls.ts';
 import {
   type Digest,
@@ -171,10 +172,11 @@ export function createReferenceOnly(deps: ReferenceOnlyDeps): ReferenceOnly {
     controls = installReferenceOnlyControls({
       doc,
       win,
-      strings: {
-        title: t('reference_only_title'),
-        label: (n, role) => t('reference_only_label', [String(n), role]),
-      },
+      // Looked up when a control is first shown (lazy-strings.ts): the first lookup loads
+      // the message catalogue, and most pages show none.
+      strings: Object.assign(lazyStrings(t, { title: 'reference_only_title' }), {
+        label: (n: number, role: string) => t('reference_only_label', [String(n), role]),
+      }),
       isMarked: (index) => marks.isMarked(deps.conversation(), index),
       // A failed mark is taken back (reference-only-marks.ts); the control then shows it.
       toggle: (index, text, on) =>
