@@ -294,6 +294,56 @@ describe('delta chunks read by their learned shape', () => {
   });
 });
 
+describe('string literals read by the template', () => {
+  it('give the text JSON.parse gives, or no hit where it throws, for any literal', () => {
+    // Between its quotes: any characters, escapes good and bad (`\u` with any four
+    // characters, a backslash before anything), raw quotes and control characters.
+    const piece = fc.oneof(
+      fc.string({ maxLength: 3 }),
+      fc.string({ unit: 'binary', maxLength: 2 }),
+      fc.constantFrom(
+        '\\',
+        '\\"',
+        '\\n',
+        '\\/',
+        '\\b',
+        '\\f',
+        '\\r',
+        '\\t',
+        '\\x',
+        '"',
+        '\n',
+        '\u001f',
+        '\u0000',
+        ' ',
+      ),
+      fc
+        .string({
+          unit: fc.constantFrom('0', '9', 'a', 'F', 'g', 'D', '8', '3', 'e', ' '),
+          minLength: 0,
+          maxLength: 5,
+        })
+        .map((hex) => `\\u${hex}`),
+    );
+    const template = new StringSlotTemplate<string>();
+    template.learn('{"a":"x","b":1}', ['a'], 'info');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const literal = `"${pieces.join('')}"`;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(literal);
+        } catch {
+          parsed = undefined;
+        }
+        const hit = template.match(`{"a":${literal},"b":1}`);
+        expect(hit?.text).toBe(parsed);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('SSE framing of a lone data line without the parser', () => {
   it('gives every frame the fields a fresh parser gives its text, for any body and split', () => {
     const line = fc.oneof(

@@ -64,6 +64,11 @@ const PASS_TYPES = new Set([
 /** The part kinds whose deltas are guarded, by the prefix of their chunk types. */
 type PartKind = 'text' | 'reasoning';
 
+/** The key of a part among the parts of its kind. */
+function partKey(kind: PartKind, id: string): string {
+  return `${kind}:${id}`;
+}
+
 /** Per-stream state: which parts are open (as sent to the page) and their channels. */
 class UiStreamState {
   /** `kind:id` → channel of the current part with that id (a reused id gets a fresh one). */
@@ -77,14 +82,23 @@ class UiStreamState {
 
   /** The channel of a part; a `*-start` opens a new one. */
   channel(kind: PartKind, id: string, start = false): string {
-    const key = `${kind}:${id}`;
-    const known = this.channels.get(key);
-    if (known !== undefined && !start) return known;
+    const key = partKey(kind, id);
+    const known = start ? undefined : this.channels.get(key);
+    if (known !== undefined) return known;
     const n = (this.opened.get(key) ?? -1) + 1;
     this.opened.set(key, n);
     const channel = n === 0 ? key : `${key}#${n}`;
     this.channels.set(key, channel);
     return channel;
+  }
+
+  /**
+   * The channel of an open part by its `partKey`, as `channel(kind, id)` gives it:
+   * the learned delta shape keeps the key, so a delta read by it builds no string
+   * (issue 20's wire target, the adapter's cost per event).
+   */
+  channelByKey(key: string, kind: PartKind, id: string): string {
+    return this.channels.get(key) ?? this.channel(kind, id);
   }
 
   /** What the page has seen: opened and closed parts and steps, the end. */
@@ -123,6 +137,8 @@ function deltaEvent(frame: RawFrame, channel: string, key: string, text: string)
 interface DeltaShape {
   kind: PartKind;
   id: string;
+  /** `partKey(kind, id)`, built once with the shape. */
+  key: string;
 }
 
 function decodeChunk(
@@ -145,7 +161,7 @@ function decodeChunk(
       if (typeof chunk.delta !== 'string') return passThrough(frame, `ai-sdk-ui: ${type} delta`);
       const kind = type === 'text-delta' ? 'text' : 'reasoning';
       const channel = state.channel(kind, id);
-      deltas?.learn(frame.sse.data, ['delta'], { kind, id });
+      deltas?.learn(frame.sse.data, ['delta'], { kind, id, key: partKey(kind, id) });
       return deltaEvent(frame, channel, 'delta', chunk.delta);
     }
     case 'text-end':
@@ -198,7 +214,8 @@ export function aiSdkUiSession(fastPath = true): AdapterSession {
       const hit =
         deltas !== null && frame.sse !== undefined ? deltas.match(frame.sse.data) : undefined;
       if (hit === undefined) return decodeChunk(frame, state, deltas);
-      return new ShapedDelta(frame, state.channel(hit.info.kind, hit.info.id), hit.text);
+      const { kind, id, key } = hit.info;
+      return new ShapedDelta(frame, state.channelByKey(key, kind, id), hit.text);
     },
     emitted(event) {
       // A delta chunk: `state.sent` ignores its type, so it is not parsed again.
