@@ -95,7 +95,26 @@ function labelsOf(config: PageConfig): NonNullable<PageConfig['compiled']> {
   return compiled;
 }
 
-/** The setup, with the pack and the label rules loaded by `load`. */
+/**
+ * The source-label pack, its rules loaded when first read (issue 19 §4): only a send whose
+ * history is projected reads them (outgoing-request-guard.ts), and loading them was 5-9 ms
+ * of every page's set-up (bench/page-profile.ts). Rules that do not load throw on every
+ * read, and that send fails closed (request-host.ts: not sent, reported); the outer fields
+ * were checked with the config (`labelsOf`).
+ */
+function lazyLabels(labels: NonNullable<PageConfig['compiled']>['labels']): CompiledLabelPack {
+  let rules: CompiledPack | undefined;
+  return {
+    name: labels.name,
+    version: labels.version,
+    minProse: labels.minProse,
+    get rules() {
+      return (rules ??= runToEnd(loadCompiledPackSteps(labels.rules)));
+    },
+  };
+}
+
+/** The setup, with the pack loaded (the label rules when first read: `lazyLabels`). */
 function* setupSteps(config: PageConfig): Generator<void, StreamGuardSetup, void> {
   const compiled = labelsOf(config);
   const { labels } = compiled;
@@ -112,11 +131,10 @@ function* setupSteps(config: PageConfig): Generator<void, StreamGuardSetup, void
     // the tables built here (`applyInSteps`).
     pack = yield* loadCompiledPackSteps(compiled.pack, options);
   }
-  const rules = yield* loadCompiledPackSteps(labels.rules);
   return {
     pack,
     guard: answerGuardOptions(config.incoming),
-    labels: { name: labels.name, version: labels.version, minProse: labels.minProse, rules },
+    labels: lazyLabels(labels),
   };
 }
 

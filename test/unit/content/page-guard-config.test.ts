@@ -71,6 +71,24 @@ describe('createPageGuardConfig', () => {
     expect(setup.labels.rules.rules.length).toBeGreaterThan(0);
   });
 
+  it('loads the label rules when first read; rules that do not load fail that read only', async () => {
+    const good = withCompiled(sampleConfig);
+    const compiled = good.compiled!;
+    const config = createPageGuardConfig();
+    config.apply({
+      ...good,
+      compiled: { ...compiled, labels: { ...compiled.labels, rules: {} as never } },
+    });
+    const setup = await config.ready();
+    // Answers are guarded as ever; a send that projects history reads the rules and fails closed.
+    const guarded = guardText(setup, answer);
+    expect(guarded.events.map((e) => e.rule)).toContain('github-pat');
+    expect(guarded.out).not.toContain(answer.split(' ')[1]);
+    expect(() => setup.labels.rules).toThrow();
+    expect(() => setup.labels.rules).toThrow();
+    expect(setup.labels.name).toBe(compiled.labels.name);
+  });
+
   it('applies the compiled pack and per-kind incoming policy to streams started afterwards', () => {
     const config = createPageGuardConfig();
     config.apply(
