@@ -145,8 +145,8 @@ export const probeShortcut = { enabled: true };
 
 /**
  * Units the cursor moves between two probes asked by `needFrom` (what to retain):
- * the same as the input's trim slack (input-text.ts), which cuts the string no
- * more often than that anyway.
+ * the same as the guard's trim stride (stream-guard.ts `trimStride`), which asks
+ * for it no more often than that anyway.
  */
 const NEED_PROBE_STRIDE = 32;
 

@@ -1,9 +1,9 @@
 /**
- * A trim moves the retained text's start and cuts the string only now and then
- * (input-text.ts TRIM_SLACK, issue 19 §3: two string copies per 4-unit chunk
- * were a tenth of the engine's time). Whatever the appends and trims, every
- * read is what the same offsets name in the whole text, and the string kept
- * stays bounded.
+ * A trim moves the retained text's start and cuts the string once more than
+ * TRIM_SLACK units lie before the kept lookbehind (input-text.ts; the guard
+ * itself trims only once per `trimStride` units, issue 19 §3). Whatever the
+ * appends and trims, every read is what the same offsets name in the whole
+ * text, and the string kept stays bounded.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
