@@ -80,6 +80,9 @@ class Pending implements SlotSpan {
   cumulative = false;
   /** Spans of the slots after the first, or null. */
   rest: SlotSpan[] | null = null;
+  /** The push whose framer source holds this frame at `start` (`StreamRewriter.push`), or 0. */
+  push = 0;
+  start = 0;
 
   constructor(readonly event: WireEvent) {}
 
@@ -147,6 +150,17 @@ export class StreamRewriter {
   private head = 0;
   /** Output pieces of one `drain`, joined once (reused, emptied after each). */
   private readonly out: string[] = [];
+  /** The SSE framer, whose frames are consecutive slices of its `source` (null for others). */
+  private readonly sourced: SseFramer | null;
+  /** Pushes so far, numbering the framer sources; each push's source is kept with its number. */
+  private pushes = 0;
+  private readonly sources = new Map<number, string>();
+  /** A run of unchanged frames, consecutive in one push's source, not yet added to `out`. */
+  private runPush = 0;
+  private runStart = 0;
+  private runEnd = 0;
+  /** Whether the last `render` gave the frame's own bytes. */
+  private unchanged = false;
   private readonly reported = new Set<string>();
   private blocked = false;
   private ended = false;
@@ -159,6 +173,7 @@ export class StreamRewriter {
     private readonly options: RewriterOptions = {},
   ) {
     this.framer = options.framer?.() ?? adapter.createFramer?.() ?? framerFor(adapter.framing);
+    this.sourced = this.framer instanceof SseFramer ? this.framer : null;
     this.session = adapter.open();
     this.format = adapter.format;
   }
@@ -175,8 +190,20 @@ export class StreamRewriter {
   /** Feeds decoded body text; returns the text the page may receive now. */
   push(text: string): string {
     if (this.blocked || this.ended) return '';
-    for (const frame of this.framer.push(text)) {
-      this.accept(this.session.decode(frame));
+    const frames = this.framer.push(text);
+    // Frames of an SSE body are consecutive slices of the framer's source: noted with
+    // their offsets, a run of them going out unchanged is one slice, not a copy.
+    const push = this.sourced !== null && frames.length > 0 ? ++this.pushes : 0;
+    if (push !== 0) this.sources.set(push, (this.sourced as SseFramer).source);
+    let start = 0;
+    for (const frame of frames) {
+      const pending = this.accept(this.session.decode(frame));
+      // Only the framer's own frame sits at `start` (an adapter could hand back another).
+      if (pending !== null && pending.event.frame === frame) {
+        pending.push = push;
+        pending.start = start;
+      }
+      start += frame.raw.length;
       if (this.blocked) break;
     }
     return this.drain();
@@ -196,10 +223,11 @@ export class StreamRewriter {
     return this.drain();
   }
 
-  private accept(event: WireEvent): void {
+  /** Queues the event's frame (returned) after feeding its text; null when it cannot be read. */
+  private accept(event: WireEvent): Pending | null {
     if (event.undecodable !== undefined) {
       this.undecodable(event.undecodable);
-      return;
+      return null;
     }
     if (event.format !== undefined && event.format !== this.format) {
       this.format = event.format;
@@ -230,6 +258,7 @@ export class StreamRewriter {
       if (i > 0) (pending.rest ??= []).push(span);
     }
     this.queue.push(pending);
+    return pending;
   }
 
   /** Feeds a slot's text to its channel and writes where it went into `span`. */
@@ -342,10 +371,11 @@ export class StreamRewriter {
       this.head++;
       const text = this.render(head);
       if (text === null) break;
-      out.push(text);
+      this.send(head, text);
       this.session.emitted?.(head.event);
       if (cut) break;
     }
+    this.endRun();
     if (this.blocked) this.head = queue.length;
     if (this.head === queue.length) {
       queue.length = 0;
@@ -357,10 +387,41 @@ export class StreamRewriter {
     }
     if (this.blocked) out.push(this.session.blockEnding());
     this.noteHolding(queue.length > 0);
+    // The sources of frames still waiting are kept; the older ones are not needed.
+    const oldest = this.head < queue.length ? (queue[this.head] as Pending).push : this.pushes;
+    for (const push of this.sources.keys()) if (push < oldest) this.sources.delete(push);
     // One string per push, not one concatenation per frame.
     const joined = out.length === 1 ? (out[0] as string) : out.join('');
     out.length = 0;
     return joined;
+  }
+
+  /**
+   * Adds a frame's text to the output: an unchanged frame right after the run's
+   * last one in the same source extends the run, anything else ends it.
+   */
+  private send(pending: Pending, text: string): void {
+    if (this.unchanged && pending.push !== 0) {
+      if (pending.push === this.runPush && pending.start === this.runEnd) {
+        this.runEnd += text.length;
+        return;
+      }
+      this.endRun();
+      this.runPush = pending.push;
+      this.runStart = pending.start;
+      this.runEnd = pending.start + text.length;
+      return;
+    }
+    this.endRun();
+    this.out.push(text);
+  }
+
+  /** The run of unchanged frames goes to the output as one slice of its source. */
+  private endRun(): void {
+    if (this.runPush === 0) return;
+    const source = this.sources.get(this.runPush) as string;
+    this.out.push(source.slice(this.runStart, this.runEnd));
+    this.runPush = 0;
   }
 
   private noteHolding(holding: boolean): void {
@@ -372,6 +433,7 @@ export class StreamRewriter {
   /** The frame with its guarded text, or null when it cannot be re-serialised (then blocked). */
   private render(pending: Pending): string | null {
     const event = pending.event;
+    this.unchanged = true;
     if (!pending.hasSlots) return event.frame.raw;
     const slots = event.slots;
     // The common frame, one slot whose text the guard kept: its own bytes, no array.
@@ -385,6 +447,7 @@ export class StreamRewriter {
       texts.push(text);
     }
     if (same) return event.frame.raw;
+    this.unchanged = false;
     try {
       return event.render(texts);
     } catch (error) {

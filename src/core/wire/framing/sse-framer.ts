@@ -39,6 +39,12 @@ export class SseFramer implements Framer {
   private fed = false;
   /** Lines found so far in the frame being read, all LF-ended; -1 once one ends otherwise. */
   private lfLines = 0;
+  /**
+   * The text the frames of the last `push` were cut from: they are its first
+   * units, one after another from offset 0. The rewriter sends a run of
+   * unchanged frames as one slice of it instead of a copy (issue 20's wire target).
+   */
+  source = '';
   private readonly parser = createParser({
     onEvent: (message) => {
       this.dispatched = message;
@@ -67,6 +73,7 @@ export class SseFramer implements Framer {
     } else {
       frameStart = this.anyLineEnds(frames);
     }
+    this.source = this.buffer;
     if (frameStart > 0) {
       this.buffer = this.buffer.slice(frameStart);
       this.lineStart -= frameStart;
