@@ -1,7 +1,7 @@
 /**
- * Issue 19 §3: the quiet skip checks a third unit after a marked bigram
- * (third-unit-filter.ts; the shared hits and a scanner's own bigram read) and
- * runs up to two units into a keyword (scanner.ts `skipQuiet`). Fed one code
+ * Issue 19 §3: the quiet skip checks the third and fourth units after a marked
+ * bigram (third-unit-filter.ts; the shared hits and a scanner's own bigram
+ * read) and runs up to three units into a keyword (scanner.ts `skipQuiet`). Fed one code
  * unit per push a scanner never skips (nothing lies past the unit it reads), so
  * unit-by-unit scanning is the step-by-step reference: for any text built
  * around the pack's keyword openings, their near misses (two units of a keyword
@@ -21,7 +21,11 @@ const pack = getCorePack();
 
 const keywords = [...new Set(pack.rules.flatMap((r) => r.keywords ?? []))];
 
-/** Keyword openings and their near misses: the third unit begins no keyword with the two. */
+/**
+ * Keyword openings and their near misses: a third or fourth unit that begins no keyword with
+ * the units before it, or a hidden unit there (a rule reading the text as seen reads on after
+ * it, so the check must not read it).
+ */
 const openings = keywords.flatMap((k) => [
   k.slice(0, 2),
   k.slice(0, 3),
@@ -30,6 +34,10 @@ const openings = keywords.flatMap((k) => [
   k.toUpperCase(),
   `${k.slice(0, 2)}q`,
   `${k.slice(0, 2)}0`,
+  `${k.slice(0, 3)}q`,
+  `${k.slice(0, 3)}0`,
+  `${k.slice(0, 2)}\u200b`,
+  `${k.slice(0, 3)}\u200b`,
   `${k.slice(0, 2)}\u200b${k.slice(2)}`,
   `${k.slice(0, 3)}\u200b${k.slice(3)}`,
 ]);
@@ -114,6 +122,24 @@ const crossing = compilePack({
       examples: { match: ['<AX123'], noMatch: ['xAX123'] },
     },
     {
+      id: 'quad',
+      kind: 'secret',
+      description: 'keyword of five units sharing its first three with a keyword of three',
+      pattern: '(?:xyzw|xyz)[0-9]{2}',
+      keywords: ['xyzw', 'xyz'],
+      action: 'redact',
+      examples: { match: ['xyzw12', 'xyz12'], noMatch: ['xyq12'] },
+    },
+    {
+      id: 'quad-seen',
+      kind: 'secret',
+      description: 'keyword of four units read as seen: a hidden unit inside it is passed over',
+      pattern: 'qrst[0-9]{2}',
+      keywords: ['qrst'],
+      action: 'redact',
+      examples: { match: ['qrst12'], noMatch: ['qrsx12'] },
+    },
+    {
       id: 'dash-flag',
       kind: 'injection',
       description: 'flag rule: keyword of three units',
@@ -129,8 +155,10 @@ const crossingText = fc
   .array(
     fc.oneof(
       fc.constantFrom('<AX123', '<abc12', '<ab', '<aX', '<A', 'a-bc', 'a-', 'AX123', '<'),
+      fc.constantFrom('xyzw12', 'xyz12', 'xyzq', 'xyz\u200bw12', 'XYZW34', 'xy', 'xyq12'),
+      fc.constantFrom('qrst12', 'qrs\u200bt12', 'qr\u200bst12', 'q\u200brst12', 'qrsx', 'QRST99'),
       fc.constantFrom(' ', 'x', 'A', '1', '-', '\u200b', '**'),
-      fc.string({ unit: fc.constantFrom(...'<aAbBcX-1 '), maxLength: 6 }),
+      fc.string({ unit: fc.constantFrom(...'<aAbBcXyzw-1 '), maxLength: 6 }),
     ),
     { maxLength: 60 },
   )

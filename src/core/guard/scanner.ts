@@ -40,8 +40,8 @@ const KIND_COUNT = 4;
 import type { InputText } from './input-text.ts';
 import type { HiddenRanges } from './hidden-ranges.ts';
 import { type RuleCost, type ScanProfile, profiledRules } from './scan-profile.ts';
-import { type BigramHits, bigramByte, thirdBit } from './bigram-hits.ts';
-import { thirdUnitMisses } from './third-unit-filter.ts';
+import { type BigramHits, bigramByte, quadSlot, thirdBit } from './bigram-hits.ts';
+import { fourthUnitMisses, thirdUnitMisses } from './third-unit-filter.ts';
 import {
   type KeywordAutomaton,
   type KeywordHit,
@@ -223,6 +223,8 @@ export class Scanner {
    * keywords (third-unit-filter.ts): a marked bigram followed by one is no hit.
    */
   private readonly thirdMisses: Int32Array;
+  /** The same for the fourth unit after a bigram and a third unit that passed (`quadSlot`). */
+  private readonly fourthMisses: Int32Array;
   /** The stream's shared hit list for the newest chunk, when the owner computes one. */
   private hits: BigramHits | null = null;
   /** This scanner's bit in the shared hits' marks. */
@@ -296,8 +298,9 @@ export class Scanner {
       skipped: 0,
     };
     this.bigrams = keywords === null ? null : cachedBigrams(rules, keywords, alphabet);
-    this.thirdMisses =
-      keywords === null ? EMPTY_MISSES : cachedThirdMisses(rules, keywords, alphabet);
+    const misses = keywords === null ? null : cachedMisses(rules, keywords, alphabet);
+    this.thirdMisses = misses?.third ?? EMPTY_MISSES;
+    this.fourthMisses = misses?.fourth ?? EMPTY_MISSES;
     this.partialLive = keywords === null ? null : cachedPartialMemo(keywords);
   }
 
@@ -310,7 +313,7 @@ export class Scanner {
   useHits(hits: BigramHits, bit: number): void {
     this.hits = hits;
     this.hitBit = bit;
-    hits.refine(bit, this.thirdMisses);
+    hits.refine(bit, this.thirdMisses, this.fourthMisses);
   }
 
   get isStopped(): boolean {
@@ -528,22 +531,21 @@ export class Scanner {
       const width = ac.symbols;
       const hasOutput = ac.hasOutput;
       const bigrams = this.bigrams as Uint8Array;
-      const misses = this.thirdMisses;
       const depth = ac.depth;
       const last = to - 1;
       const entry = p;
       // The first hit the latest skip found (or `last`): a skip from at or before it stops there.
       let found = -1;
       while (p < to) {
-        // Partial keywords at p begin at p - depth or later. Up to two units into one (and past
-        // the entry, so the units before p are the visible ones before it), the skip applies
-        // from there: a partial beginning at q continues only if q is a hit, that is if its
-        // bigram is marked and the unit after the bigram can begin a keyword through it
-        // (third-unit-filter.ts; the text's last bigram is judged alone). Deeper partials step
-        // unit by unit. Issue 19 §3: with 1,540 keywords nearly every letter begins one, and a
-        // quarter of English bigrams; a fifth at most of those go on to a keyword's third unit.
+        // Partial keywords at p begin at p - depth or later. Up to three units into one (and
+        // past the entry, so the units before p are the visible ones before it), the skip
+        // applies from there: a partial beginning at q continues only if q is a hit, that is
+        // if its bigram is marked and the two units after it can go on to a keyword
+        // (third-unit-filter.ts; the text's last bigrams are judged on the units there are).
+        // Deeper partials step unit by unit. Issue 19 §3: with 1,540 keywords nearly every
+        // letter begins one, and so do a quarter of English bigrams, but 1-3% of four units.
         const d = depth[node] as number;
-        const back = d <= 2 && p - d >= entry ? d : -1;
+        const back = d <= 3 && p - d >= entry ? d : -1;
         if (back >= 0 && p - back > found) {
           // The hits cover starts after their first unit: a start at `p` itself is checked here.
           const g0 = classOf[text.charCodeAt(p - base)] as number;
@@ -562,6 +564,8 @@ export class Scanner {
             const marks = hits.marks;
             const bit = this.hitBit;
             let k = this.hitIndex(hits, s);
+            // A hit at last - 1 was judged on the unit at to + 1, which may be hidden from this
+            // scanner; without it the skip lands at `last`, whose node steps last - 1 again.
             h = last;
             for (; k < hits.count; k++) {
               const at = positions[k] as number;
@@ -579,13 +583,7 @@ export class Scanner {
             while (h < last) {
               const low = bigramByte(text.charCodeAt(h + 1 - base));
               const index = high | low;
-              if (
-                bigrams[index] === 1 &&
-                (h + 2 >= to ||
-                  ((misses[index] as number) & thirdBit(text.charCodeAt(h + 2 - base))) === 0)
-              ) {
-                break;
-              }
+              if (bigrams[index] === 1 && this.unitsAfterPass(index, h, to)) break;
               high = low << 8;
               h++;
             }
@@ -593,12 +591,19 @@ export class Scanner {
           found = h;
           // A hit before `from`: that partial keyword may continue, so its node reads `p`.
           if (h > from) {
-            // Every partial keyword beginning before h - 1 is dead by h + 1 (no hit); the one
-            // beginning at h - 1 may still be live there, so the node holds it: from h + 1 on
-            // the node is the one stepping every unit gives.
+            // Every partial keyword beginning before h - 2 is dead by h + 1 (no hit); those
+            // beginning at h - 2 and h - 1 may still be live there, so the node holds them
+            // (stepped from the root, or from the node at `from` when that is later): from
+            // h + 1 on the node is the one stepping every unit gives. These units complete no
+            // keyword and start no always-on rule: either would have made a hit before h.
+            let q = h - 2;
+            if (q >= from) node = 0;
+            else q = from;
+            for (; q < h; q++) {
+              const sym = symbolOf[text.charCodeAt(q - base)] as number;
+              node = sym === 0 ? 0 : (goto[node * width + sym] as number);
+            }
             p = h;
-            const sym = symbolOf[text.charCodeAt(h - 1 - base)] as number;
-            node = sym === 0 ? 0 : (goto[sym] as number);
           }
           if (p >= to) break;
           if (p > from) prevKind = kind[classOf[text.charCodeAt(p - 1 - base)] as number] as number;
@@ -620,6 +625,23 @@ export class Scanner {
     this.acNode = node;
     this.cursor = p;
     if (p > this.frontier) this.frontier = p;
+  }
+
+  /**
+   * Whether the units after the marked bigram at `h` (read before `to`) can go on to one
+   * of this scanner's keywords (third-unit-filter.ts); true where they are not there yet.
+   */
+  private unitsAfterPass(index: number, h: number, to: number): boolean {
+    if (h + 2 >= to) return true;
+    const miss = this.thirdMisses[index] as number;
+    if (miss === 0) return true;
+    const text = this.input.retainedText;
+    const base = this.input.retainedBase;
+    const third = bigramByte(text.charCodeAt(h + 2 - base));
+    if ((miss & (1 << (third & 31))) !== 0) return false;
+    if (h + 3 >= to) return true;
+    const slot = quadSlot(index, third);
+    return ((this.fourthMisses[slot] as number) & thirdBit(text.charCodeAt(h + 3 - base))) === 0;
   }
 
   /** Index of the first shared hit at or after `p`, starting from where the last skip stopped. */
@@ -1446,32 +1468,39 @@ function byteStartKinds(alphabet: Alphabet, startKinds: Uint8Array): ByteStartKi
   return { kindsOfByte, startsAfterKindsOfByte };
 }
 
+/** A scanner's third- and fourth-unit misses (third-unit-filter.ts). */
+interface UnitMisses {
+  third: Int32Array;
+  fourth: Int32Array;
+}
+
 /** Per keyword automaton (one per rule subset of a pack), like the bigram table. */
-const thirdMissCache = new WeakMap<KeywordAutomaton, Int32Array>();
+const missCache = new WeakMap<KeywordAutomaton, UnitMisses>();
 
 /**
  * The scanner's third-unit check (third-unit-filter.ts), derived on first use from the
  * automaton's keywords and the rules' start classes: a bigram at whose second unit an
  * always-on rule may begin stays a hit whatever follows (the bigram table marks it for that).
  */
-function cachedThirdMisses(
+function cachedMisses(
   rules: readonly ScanRule[],
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
-): Int32Array {
-  let misses = thirdMissCache.get(keywords);
+): UnitMisses {
+  let misses = missCache.get(keywords);
   if (misses === undefined) {
     const { kindsOfByte, startsAfterKindsOfByte } = byteStartKinds(
       alphabet,
       startKindsOf(rules, alphabet),
     );
-    misses = thirdUnitMisses(
+    const third = thirdUnitMisses(
       keywords.keywords,
       (index) =>
         ((kindsOfByte[index >> 8] as number) & (startsAfterKindsOfByte[index & 0xff] as number)) !==
         0,
     );
-    thirdMissCache.set(keywords, misses);
+    misses = { third, fourth: fourthUnitMisses(keywords.keywords) };
+    missCache.set(keywords, misses);
   }
   return misses;
 }

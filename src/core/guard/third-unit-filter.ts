@@ -1,9 +1,10 @@
 /**
- * The third unit of the keyword prefilter (issue 19 §3, docs/engine-speed.md
- * "Bigram prefilter density"). A scanner's bigram table marks 26% of English
- * positions, because keywords begin with the commonest bigrams (`er`, `re`,
- * `st`…); the first three units of its keywords match about 4–6%. So at a
- * marked bigram the unit after it is checked too, against a bit set per bigram.
+ * The third and fourth units of the keyword prefilter (issue 19 §3,
+ * docs/engine-speed.md "Bigram prefilter density"). A scanner's bigram table
+ * marks 26% of English positions, because keywords begin with the commonest
+ * bigrams (`er`, `re`, `st`…); the first three units of its keywords match
+ * about 4–6%, the first four 1–3%. So at a marked bigram the units after it
+ * are checked too, against a bit set per bigram and one per hashed trigram.
  *
  * Derived from the automaton's keywords on first use (not stored in the built
  * tables, whose format pages and the CLI load). Each entry is what the third
@@ -11,7 +12,7 @@
  * bigram marked for another reason (an always-on rule may start at its second
  * unit, a keyword of one or two units ends in it) needs no entry at all.
  */
-import { bigramByte, thirdBit } from './bigram-hits.ts';
+import { bigramByte, quadSlot, thirdBit } from './bigram-hits.ts';
 import { unitsFoldingTo } from './keyword-automaton.ts';
 
 /**
@@ -51,6 +52,38 @@ export function thirdUnitMisses(
   for (const [index, bits] of follows) {
     if (bits !== -1 && !keepsAll(index)) misses[index] = ~bits;
   }
+  return misses;
+}
+
+/**
+ * Per slot (`quadSlot`), the bits (`thirdBit`) of the fourth units that begin
+ * no keyword with the three units before them. Read only for a bigram whose
+ * third-unit entry is not 0 (`thirdUnitMisses`: no keyword of one or two units,
+ * no always-on start in it) and whose third unit passed: a keyword of three
+ * units leaves its slot 0, so whatever follows it is a hit.
+ */
+export function fourthUnitMisses(keywords: readonly string[]): Int32Array {
+  const follows = new Map<number, number>();
+  for (const kw of keywords) {
+    if (kw.length < 3) continue;
+    let bits = -1;
+    if (kw.length > 3) {
+      bits = 0;
+      for (const d of unitsFoldingTo(kw.charCodeAt(3))) bits |= thirdBit(d);
+    }
+    const thirds = unitsFoldingTo(kw.charCodeAt(2));
+    for (const a of unitsFoldingTo(kw.charCodeAt(0))) {
+      for (const b of unitsFoldingTo(kw.charCodeAt(1))) {
+        const index = (bigramByte(a) << 8) | bigramByte(b);
+        for (const c of thirds) {
+          const slot = quadSlot(index, bigramByte(c));
+          follows.set(slot, (follows.get(slot) ?? 0) | bits);
+        }
+      }
+    }
+  }
+  const misses = new Int32Array(0x10000);
+  for (const [slot, bits] of follows) if (bits !== -1) misses[slot] = ~bits;
   return misses;
 }
 
