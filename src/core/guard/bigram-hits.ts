@@ -27,12 +27,22 @@ export function thirdBit(unit: number): number {
  * hit was a quarter of the quiet skip).
  */
 /**
+ * A bigram index with the case bit (0x20) of both bytes cleared: the third- and
+ * fourth-unit tables (third-unit-filter.ts) are keyed without case, so building
+ * them visits each folded keyword's units once rather than every case of them.
+ * Bytes that differ only in that bit share entries: more hits, never fewer.
+ */
+export function caselessIndex(index: number): number {
+  return index & 0xdfdf;
+}
+
+/**
  * The slot of a bigram index and the byte of its third unit in the fourth-unit
- * table (third-unit-filter.ts): 21 bits hashed to 16 (Fibonacci hashing). Slots shared by several
- * trigrams hold the union of what may follow them: more hits, never fewer.
+ * table: 19 caseless bits hashed to 16 (Fibonacci hashing). Slots shared by
+ * several trigrams hold the union of what may follow them: more hits, never fewer.
  */
 export function quadSlot(index: number, thirdByte: number): number {
-  return Math.imul((index << 5) | (thirdByte & 31), 0x9e3779b1) >>> 16;
+  return Math.imul((caselessIndex(index) << 5) | (thirdByte & 31), 0x9e3779b1) >>> 16;
 }
 
 /**
@@ -48,7 +58,7 @@ function rulesOut(
   slot: number,
   bit4: number,
 ): boolean {
-  const miss = thirds[index] as number;
+  const miss = thirds[caselessIndex(index)] as number;
   return miss !== 0 && ((miss & bit3) !== 0 || ((fourths[slot] as number) & bit4) !== 0);
 }
 
@@ -146,9 +156,10 @@ export class BigramHits {
       let mark = union[index] as number;
       if (mark !== 0 && p < thirdKnown) {
         const bit3 = 1 << (b2 & 31);
-        if ((mark & 1) !== 0 && ((misses1[index] as number) & bit3) !== 0) mark ^= 1;
-        if ((mark & 2) !== 0 && ((misses2[index] as number) & bit3) !== 0) mark ^= 2;
-        if ((mark & 4) !== 0 && ((misses4[index] as number) & bit3) !== 0) mark ^= 4;
+        const caseless = caselessIndex(index);
+        if ((mark & 1) !== 0 && ((misses1[caseless] as number) & bit3) !== 0) mark ^= 1;
+        if ((mark & 2) !== 0 && ((misses2[caseless] as number) & bit3) !== 0) mark ^= 2;
+        if ((mark & 4) !== 0 && ((misses4[caseless] as number) & bit3) !== 0) mark ^= 4;
       }
       if (mark !== 0) {
         positions[n] = p;

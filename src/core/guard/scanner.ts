@@ -40,7 +40,7 @@ const KIND_COUNT = 4;
 import type { InputText } from './input-text.ts';
 import type { HiddenRanges } from './hidden-ranges.ts';
 import { type RuleCost, type ScanProfile, profiledRules } from './scan-profile.ts';
-import { type BigramHits, bigramByte, quadSlot, thirdBit } from './bigram-hits.ts';
+import { type BigramHits, bigramByte, caselessIndex, quadSlot, thirdBit } from './bigram-hits.ts';
 import { fourthUnitMisses, thirdUnitMisses } from './third-unit-filter.ts';
 import {
   type KeywordAutomaton,
@@ -633,7 +633,7 @@ export class Scanner {
    */
   private unitsAfterPass(index: number, h: number, to: number): boolean {
     if (h + 2 >= to) return true;
-    const miss = this.thirdMisses[index] as number;
+    const miss = this.thirdMisses[caselessIndex(index)] as number;
     if (miss === 0) return true;
     const text = this.input.retainedText;
     const base = this.input.retainedBase;
@@ -1404,20 +1404,29 @@ function cachedBigrams(
 
 /**
  * Builds and caches, in steps, the bigram table of a Scanner over `rules` with
- * this automaton: warm-up.ts runs it paced, a Scanner's constructor in one go.
+ * this automaton, and its third- and fourth-unit misses: warm-up.ts runs it
+ * paced, a Scanner's constructor in one go.
  */
 export function* warmBigramSteps(
   rules: readonly ScanRule[],
   keywords: KeywordAutomaton | null,
   alphabet: Alphabet,
 ): Generator<void, void, void> {
-  if (keywords === null || bigramCache.has(keywords)) return;
-  const startKinds = startKindsOf(rules, alphabet);
-  yield;
-  yield* foldedUnitsSteps();
-  yield;
-  const table = yield* startBigramsSteps(keywords, alphabet, startKinds);
-  bigramCache.set(keywords, table);
+  if (keywords === null) return;
+  if (!bigramCache.has(keywords)) {
+    const startKinds = startKindsOf(rules, alphabet);
+    yield;
+    yield* foldedUnitsSteps();
+    yield;
+    const table = yield* startBigramsSteps(keywords, alphabet, startKinds);
+    bigramCache.set(keywords, table);
+  }
+  // The third- and fourth-unit checks, in a step of their own (a few ms on a page's main
+  // thread for the largest pack's 1,540 keywords): a warm snapshot holds the bigram table only.
+  if (!missCache.has(keywords)) {
+    yield;
+    cachedMisses(rules, keywords, alphabet);
+  }
 }
 
 /** Per class, the kinds of previous unit after which some always-on rule can begin with it. */
@@ -1493,12 +1502,19 @@ function cachedMisses(
       alphabet,
       startKindsOf(rules, alphabet),
     );
-    const third = thirdUnitMisses(
-      keywords.keywords,
-      (index) =>
-        ((kindsOfByte[index >> 8] as number) & (startsAfterKindsOfByte[index & 0xff] as number)) !==
-        0,
-    );
+    // A caseless index stands for both cases of each byte (bigram-hits.ts `caselessIndex`).
+    const startsIn = (a: number, b: number) =>
+      ((kindsOfByte[a] as number) & (startsAfterKindsOfByte[b] as number)) !== 0;
+    const third = thirdUnitMisses(keywords.keywords, (index) => {
+      const a = index >> 8;
+      const b = index & 0xff;
+      return (
+        startsIn(a, b) ||
+        startsIn(a | 0x20, b) ||
+        startsIn(a, b | 0x20) ||
+        startsIn(a | 0x20, b | 0x20)
+      );
+    });
     misses = { third, fourth: fourthUnitMisses(keywords.keywords) };
     missCache.set(keywords, misses);
   }

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bigramByte, thirdBit } from '../../../src/core/guard/bigram-hits.ts';
 import { foldText, foldedUnits } from '../../../src/core/guard/keyword-automaton.ts';
-import { quadSlot } from '../../../src/core/guard/bigram-hits.ts';
+import { caselessIndex, quadSlot } from '../../../src/core/guard/bigram-hits.ts';
 import { fourthUnitMisses, thirdUnitMisses } from '../../../src/core/guard/third-unit-filter.ts';
 import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
 
@@ -35,7 +35,8 @@ describe('thirdUnitMisses', () => {
       fc.property(fc.array(keyword, { maxLength: 8 }), unit, unit, unit, (kws, a, b, c) => {
         const misses = thirdUnitMisses([...new Set(kws.map(foldText))], () => false);
         const index = (bigramByte(a.charCodeAt(0)) << 8) | bigramByte(b.charCodeAt(0));
-        const ruledOut = ((misses[index] as number) & thirdBit(c.charCodeAt(0))) !== 0;
+        const ruledOut =
+          ((misses[caselessIndex(index)] as number) & thirdBit(c.charCodeAt(0))) !== 0;
         if (begins(kws, a + b + c)) expect(ruledOut).toBe(false);
       }),
       { numRuns: PROPERTY_RUNS },
@@ -55,7 +56,7 @@ describe('thirdUnitMisses', () => {
           const thirds = thirdUnitMisses(folded, () => false);
           const fourths = fourthUnitMisses(folded);
           const index = (bigramByte(a.charCodeAt(0)) << 8) | bigramByte(b.charCodeAt(0));
-          const miss = thirds[index] as number;
+          const miss = thirds[caselessIndex(index)] as number;
           const third = bigramByte(c.charCodeAt(0));
           // Read only as the scanner reads it: a refinable bigram whose third unit passed.
           if (miss === 0 || (miss & thirdBit(c.charCodeAt(0))) !== 0) return;
@@ -69,12 +70,12 @@ describe('thirdUnitMisses', () => {
   });
 
   it('rules out what no keyword begins with, and keeps what `keepsAll` names', () => {
-    const se = (bigramByte(0x73) << 8) | bigramByte(0x65);
+    const se = caselessIndex((bigramByte(0x73) << 8) | bigramByte(0x65));
     const misses = thirdUnitMisses(['secret', 'sk'], () => false);
     expect((misses[se] as number) & thirdBit(0x78)).not.toBe(0); // "sex": ruled out
     expect((misses[se] as number) & thirdBit(0x63)).toBe(0); // "sec"
     expect((misses[se] as number) & thirdBit(0x43)).toBe(0); // "seC": folds to "sec"
-    const sk = (bigramByte(0x73) << 8) | bigramByte(0x6b);
+    const sk = caselessIndex((bigramByte(0x73) << 8) | bigramByte(0x6b));
     expect(misses[sk]).toBe(0); // "sk" is a whole keyword: any third unit
     const kept = thirdUnitMisses(['secret'], (index) => index === se);
     expect(kept[se]).toBe(0);
