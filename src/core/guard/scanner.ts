@@ -40,7 +40,8 @@ const KIND_COUNT = 4;
 import type { InputText } from './input-text.ts';
 import type { HiddenRanges } from './hidden-ranges.ts';
 import { type RuleCost, type ScanProfile, profiledRules } from './scan-profile.ts';
-import { type BigramHits, bigramByte } from './bigram-hits.ts';
+import { type BigramHits, bigramByte, caselessIndex, quadSlot, thirdBit } from './bigram-hits.ts';
+import { fourthUnitMisses, thirdUnitMisses } from './third-unit-filter.ts';
 import {
   type KeywordAutomaton,
   type KeywordHit,
@@ -132,6 +133,7 @@ export interface ScannerOptions {
 const EMPTY_TABLE = new Uint8Array(0);
 const EMPTY_SYMBOLS = new Uint16Array(0);
 const EMPTY_GOTO = new Int32Array(0);
+const EMPTY_MISSES = new Int32Array(0);
 
 /** Above this many live threads, merging uses a map instead of pairwise comparison. */
 const PAIRWISE_MERGE_LIMIT = 12;
@@ -225,6 +227,13 @@ export class Scanner {
    * closer look.
    */
   private readonly bigrams: Uint8Array | null;
+  /**
+   * Per bigram, the third units after it that begin none of this scanner's
+   * keywords (third-unit-filter.ts): a marked bigram followed by one is no hit.
+   */
+  private readonly thirdMisses: Int32Array;
+  /** The same for the fourth unit after a bigram and a third unit that passed (`quadSlot`). */
+  private readonly fourthMisses: Int32Array;
   /** The stream's shared hit list for the newest chunk, when the owner computes one. */
   private hits: BigramHits | null = null;
   /** This scanner's bit in the shared hits' marks. */
@@ -298,6 +307,9 @@ export class Scanner {
       skipped: 0,
     };
     this.bigrams = keywords === null ? null : cachedBigrams(rules, keywords, alphabet);
+    const misses = keywords === null ? null : cachedMisses(rules, keywords, alphabet);
+    this.thirdMisses = misses?.third ?? EMPTY_MISSES;
+    this.fourthMisses = misses?.fourth ?? EMPTY_MISSES;
     this.partialLive = keywords === null ? null : cachedPartialMemo(keywords);
   }
 
@@ -310,6 +322,7 @@ export class Scanner {
   useHits(hits: BigramHits, bit: number): void {
     this.hits = hits;
     this.hitBit = bit;
+    hits.refine(bit, this.thirdMisses, this.fourthMisses);
   }
 
   get isStopped(): boolean {
@@ -530,38 +543,43 @@ export class Scanner {
       const depth = ac.depth;
       const last = to - 1;
       const entry = p;
+      // The first hit the latest skip found (or `last`): a skip from at or before it stops there.
+      let found = -1;
       while (p < to) {
-        // At most one unit into a keyword (and past the entry, so the unit before `p` is
-        // the visible one before it): the skip applies from `p - 1`. A partial keyword of
-        // depth 1 at p continues only if the bigram (p - 1, p) is marked, and with nothing
-        // marked from there on the node at the next hit is the root's (its unit has no child
-        // under the depth-1 node). Deeper partials step unit by unit (issue 19 §3: with
-        // 1,540 keywords nearly every letter is a keyword's first unit, so the node was
-        // rarely the root and the skip rarely ran).
-        const back = node === 0 ? 0 : p > entry && depth[node] === 1 ? 1 : -1;
-        if (back >= 0) {
-          // The bigrams cover starts after their first unit: a start at `p` itself is checked here.
+        // Partial keywords at p begin at p - depth or later. Up to three units into one (and
+        // past the entry, so the units before p are the visible ones before it), the skip
+        // applies from there: a partial beginning at q continues only if q is a hit, that is
+        // if its bigram is marked and the two units after it can go on to a keyword
+        // (third-unit-filter.ts; the text's last bigrams are judged on the units there are).
+        // Deeper partials step unit by unit. Issue 19 §3: with 1,540 keywords nearly every
+        // letter begins one, and so do a quarter of English bigrams, but 1-3% of four units.
+        const d = depth[node] as number;
+        const back = d <= 3 && p - d >= entry ? d : -1;
+        if (back >= 0 && p - back > found) {
+          // The hits cover starts after their first unit: a start at `p` itself is checked here.
           const g0 = classOf[text.charCodeAt(p - base)] as number;
           if (starts[g0] === 1) {
             if (prevKind < 0) prevKind = this.kindBefore(p);
             if (startsAfter[prevKind * classCount + g0] === 1) break;
           }
-          // Nothing partial past `from`: skip every position whose bigram starts nothing.
+          // Nothing partial past `from`: skip every position that begins nothing.
           const from = p;
           const s = p - back;
           let h = s;
           const hits = this.hits;
           if (hits !== null && s >= hits.from && s < hits.to && hits.to >= last) {
-            // Jump between the shared hits; only this scanner's own bigrams stop it.
+            // Jump between the shared hits; only this scanner's own hits stop it.
             const positions = hits.positions;
             const marks = hits.marks;
             const bit = this.hitBit;
             let k = this.hitIndex(hits, s);
+            // A hit at last - 1 was judged on the unit at to + 1, which may be hidden from this
+            // scanner; without it the skip lands at `last`, whose node steps last - 1 again.
             h = last;
             for (; k < hits.count; k++) {
               const at = positions[k] as number;
               if (at >= last) break;
-              // This scanner's table marks the bigram at `at` (set by the shared pass).
+              // This scanner's tables mark the position (set by the shared pass).
               if (((marks[k] as number) & bit) !== 0) {
                 h = at;
                 break;
@@ -573,15 +591,28 @@ export class Scanner {
             let high = bigramByte(text.charCodeAt(s - base)) << 8;
             while (h < last) {
               const low = bigramByte(text.charCodeAt(h + 1 - base));
-              if (bigrams[high | low] === 1) break;
+              const index = high | low;
+              if (bigrams[index] === 1 && this.unitsAfterPass(index, h, to)) break;
               high = low << 8;
               h++;
             }
           }
-          // A hit at p - 1: the partial keyword may continue, so its node reads `p`.
-          if (h >= from) {
+          found = h;
+          // A hit before `from`: that partial keyword may continue, so its node reads `p`.
+          if (h > from) {
+            // Every partial keyword beginning before h - 2 is dead by h + 1 (no hit); those
+            // beginning at h - 2 and h - 1 may still be live there, so the node holds them
+            // (stepped from the root, or from the node at `from` when that is later): from
+            // h + 1 on the node is the one stepping every unit gives. These units complete no
+            // keyword and start no always-on rule: either would have made a hit before h.
+            let q = h - 2;
+            if (q >= from) node = 0;
+            else q = from;
+            for (; q < h; q++) {
+              const sym = symbolOf[text.charCodeAt(q - base)] as number;
+              node = sym === 0 ? 0 : (goto[node * width + sym] as number);
+            }
             p = h;
-            node = 0;
           }
           if (p >= to) break;
           if (p > from) prevKind = kind[classOf[text.charCodeAt(p - 1 - base)] as number] as number;
@@ -603,6 +634,23 @@ export class Scanner {
     this.acNode = node;
     this.cursor = p;
     if (p > this.frontier) this.frontier = p;
+  }
+
+  /**
+   * Whether the units after the marked bigram at `h` (read before `to`) can go on to one
+   * of this scanner's keywords (third-unit-filter.ts); true where they are not there yet.
+   */
+  private unitsAfterPass(index: number, h: number, to: number): boolean {
+    if (h + 2 >= to) return true;
+    const miss = this.thirdMisses[caselessIndex(index)] as number;
+    if (miss === 0) return true;
+    const text = this.input.retainedText;
+    const base = this.input.retainedBase;
+    const third = bigramByte(text.charCodeAt(h + 2 - base));
+    if ((miss & (1 << (third & 31))) !== 0) return false;
+    if (h + 3 >= to) return true;
+    const slot = quadSlot(index, third);
+    return ((this.fourthMisses[slot] as number) & thirdBit(text.charCodeAt(h + 3 - base))) === 0;
   }
 
   /** Index of the first shared hit at or after `p`, starting from where the last skip stopped. */
@@ -1407,20 +1455,29 @@ function cachedBigrams(
 
 /**
  * Builds and caches, in steps, the bigram table of a Scanner over `rules` with
- * this automaton: warm-up.ts runs it paced, a Scanner's constructor in one go.
+ * this automaton, and its third- and fourth-unit misses: warm-up.ts runs it
+ * paced, a Scanner's constructor in one go.
  */
 export function* warmBigramSteps(
   rules: readonly ScanRule[],
   keywords: KeywordAutomaton | null,
   alphabet: Alphabet,
 ): Generator<void, void, void> {
-  if (keywords === null || bigramCache.has(keywords)) return;
-  const startKinds = startKindsOf(rules, alphabet);
-  yield;
-  yield* foldedUnitsSteps();
-  yield;
-  const table = yield* startBigramsSteps(keywords, alphabet, startKinds);
-  bigramCache.set(keywords, table);
+  if (keywords === null) return;
+  if (!bigramCache.has(keywords)) {
+    const startKinds = startKindsOf(rules, alphabet);
+    yield;
+    yield* foldedUnitsSteps();
+    yield;
+    const table = yield* startBigramsSteps(keywords, alphabet, startKinds);
+    bigramCache.set(keywords, table);
+  }
+  // The third- and fourth-unit checks, in a step of their own (a few ms on a page's main
+  // thread for the largest pack's 1,540 keywords): a warm snapshot holds the bigram table only.
+  if (!missCache.has(keywords)) {
+    yield;
+    cachedMisses(rules, keywords, alphabet);
+  }
 }
 
 /** Per class, the kinds of previous unit after which some always-on rule can begin with it. */
@@ -1440,19 +1497,19 @@ function startKindsOf(rules: readonly ScanRule[], alphabet: Alphabet): Uint8Arra
   return startKinds;
 }
 
+/** Per byte (`bigramByte`): the kinds its units have, and the kinds after which they can start. */
+interface ByteStartKinds {
+  kindsOfByte: Uint8Array;
+  startsAfterKindsOfByte: Uint8Array;
+}
+
 /**
- * The scanner's bigram table (see `Scanner.bigrams`). `startKinds[class]`: the
- * kinds of previous unit after which an always-on rule can begin with the class.
+ * Always-on starts by byte: the kinds each byte's units have, against the kinds each byte's
+ * units can start after. By the alphabet's intervals (one class each, a few hundred of them),
+ * not unit by unit: an interval's first 256 units reach every byte its units stand for (its
+ * ASCII units come first, then 128 consecutive others reach all of 0x80..0xFF).
  */
-function* startBigramsSteps(
-  keywords: KeywordAutomaton,
-  alphabet: Alphabet,
-  startKinds: Uint8Array,
-): Generator<void, Uint8Array, void> {
-  // Always-on starts: the kinds each byte's units have, against the kinds each byte's units
-  // can start after. By the alphabet's intervals (one class each, a few hundred of them), not
-  // unit by unit: an interval's first 256 units reach every byte its units stand for (its
-  // ASCII units come first, then 128 consecutive others reach all of 0x80..0xFF).
+function byteStartKinds(alphabet: Alphabet, startKinds: Uint8Array): ByteStartKinds {
   const kindsOfByte = new Uint8Array(0x100);
   const startsAfterKindsOfByte = new Uint8Array(0x100);
   const { intervalStart, classOf, kind } = alphabet;
@@ -1468,6 +1525,63 @@ function* startBigramsSteps(
       startsAfterKindsOfByte[b] = (startsAfterKindsOfByte[b] as number) | startsAfter;
     }
   }
+  return { kindsOfByte, startsAfterKindsOfByte };
+}
+
+/** A scanner's third- and fourth-unit misses (third-unit-filter.ts). */
+interface UnitMisses {
+  third: Int32Array;
+  fourth: Int32Array;
+}
+
+/** Per keyword automaton (one per rule subset of a pack), like the bigram table. */
+const missCache = new WeakMap<KeywordAutomaton, UnitMisses>();
+
+/**
+ * The scanner's third-unit check (third-unit-filter.ts), derived on first use from the
+ * automaton's keywords and the rules' start classes: a bigram at whose second unit an
+ * always-on rule may begin stays a hit whatever follows (the bigram table marks it for that).
+ */
+function cachedMisses(
+  rules: readonly ScanRule[],
+  keywords: KeywordAutomaton,
+  alphabet: Alphabet,
+): UnitMisses {
+  let misses = missCache.get(keywords);
+  if (misses === undefined) {
+    const { kindsOfByte, startsAfterKindsOfByte } = byteStartKinds(
+      alphabet,
+      startKindsOf(rules, alphabet),
+    );
+    // A caseless index stands for both cases of each byte (bigram-hits.ts `caselessIndex`).
+    const startsIn = (a: number, b: number) =>
+      ((kindsOfByte[a] as number) & (startsAfterKindsOfByte[b] as number)) !== 0;
+    const third = thirdUnitMisses(keywords.keywords, (index) => {
+      const a = index >> 8;
+      const b = index & 0xff;
+      return (
+        startsIn(a, b) ||
+        startsIn(a | 0x20, b) ||
+        startsIn(a, b | 0x20) ||
+        startsIn(a | 0x20, b | 0x20)
+      );
+    });
+    misses = { third, fourth: fourthUnitMisses(keywords.keywords) };
+    missCache.set(keywords, misses);
+  }
+  return misses;
+}
+
+/**
+ * The scanner's bigram table (see `Scanner.bigrams`). `startKinds[class]`: the
+ * kinds of previous unit after which an always-on rule can begin with the class.
+ */
+function* startBigramsSteps(
+  keywords: KeywordAutomaton,
+  alphabet: Alphabet,
+  startKinds: Uint8Array,
+): Generator<void, Uint8Array, void> {
+  const { kindsOfByte, startsAfterKindsOfByte } = byteStartKinds(alphabet, startKinds);
   yield;
   // Row a of the table depends on a's kinds only, and bytes have few distinct sets of kinds
   // (there are four kinds): one row per set, copied into place. A walk over all 65,536
