@@ -16,7 +16,7 @@ import { ConnectFramer } from './framing/connect-framer.ts';
 import { NdjsonFramer } from './framing/ndjson-framer.ts';
 import { SseFramer } from './framing/sse-framer.ts';
 import { WholeBodyFramer } from './framing/whole-body-framer.ts';
-import type { Framer } from './raw-frame.ts';
+import type { Framer, RawFrame } from './raw-frame.ts';
 import {
   type AdapterSession,
   type Framing,
@@ -148,7 +148,7 @@ export class StreamRewriter {
   /** Frames waiting, in order, from `head` on (an index, not `shift`: no move per frame). */
   private readonly queue: Pending[] = [];
   private head = 0;
-  /** Output pieces of one `drain`, joined once (reused, emptied after each). */
+  /** Output pieces of one `drain`, concatenated once (reused, emptied after each). */
   private readonly out: string[] = [];
   /** The SSE framer, whose frames are consecutive slices of its `source` (null for others). */
   private readonly sourced: SseFramer | null;
@@ -195,15 +195,20 @@ export class StreamRewriter {
     // their offsets, a run of them going out unchanged is one slice, not a copy.
     const push = this.sourced !== null && frames.length > 0 ? ++this.pushes : 0;
     if (push !== 0) this.sources.set(push, (this.sourced as SseFramer).source);
-    let start = 0;
-    for (const frame of frames) {
+    const from = this.sourced?.sourceFrom ?? 0;
+    let start = this.sourced?.sourceOffset ?? 0;
+    for (let i = 0; i < frames.length; i++) {
+      const frame = frames[i] as RawFrame;
       const pending = this.accept(this.session.decode(frame));
-      // Only the framer's own frame sits at `start` (an adapter could hand back another).
-      if (pending !== null && pending.event.frame === frame) {
-        pending.push = push;
-        pending.start = start;
+      // Only the framer's own frame sits at `start` (an adapter could hand back another);
+      // those before `from` are not slices of the source.
+      if (i >= from) {
+        if (pending !== null && pending.event.frame === frame) {
+          pending.push = push;
+          pending.start = start;
+        }
+        start += frame.raw.length;
       }
-      start += frame.raw.length;
       if (this.blocked) break;
     }
     return this.drain();
@@ -390,8 +395,10 @@ export class StreamRewriter {
     // The sources of frames still waiting are kept; the older ones are not needed.
     const oldest = this.head < queue.length ? (queue[this.head] as Pending).push : this.pushes;
     for (const push of this.sources.keys()) if (push < oldest) this.sources.delete(push);
-    // One string per push, not one concatenation per frame.
-    const joined = out.length === 1 ? (out[0] as string) : out.join('');
+    // A few pieces per push (a frame begun in the last push, a run sliced from this one's
+    // text, redacted frames): concatenated, not joined, so the run is not copied.
+    let joined = '';
+    for (const piece of out) joined += piece;
     out.length = 0;
     return joined;
   }

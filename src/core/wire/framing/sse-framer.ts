@@ -40,11 +40,15 @@ export class SseFramer implements Framer {
   /** Lines found so far in the frame being read, all LF-ended; -1 once one ends otherwise. */
   private lfLines = 0;
   /**
-   * The text the frames of the last `push` were cut from: they are its first
-   * units, one after another from offset 0. The rewriter sends a run of
-   * unchanged frames as one slice of it instead of a copy (issue 20's wire target).
+   * The text the frames of the last `push` from `sourceFrom` on were cut from:
+   * one after another from `sourceOffset`. Usually the pushed text itself (only
+   * a frame begun in an earlier push is a new string), so the frames, and the
+   * runs of unchanged frames the rewriter sends as one slice of it, keep no
+   * copy of the body alive (issue 20's wire target).
    */
   source = '';
+  sourceFrom = 0;
+  sourceOffset = 0;
   private readonly parser = createParser({
     onEvent: (message) => {
       this.dispatched = message;
@@ -52,32 +56,61 @@ export class SseFramer implements Framer {
   });
 
   push(text: string): RawFrame[] {
-    this.buffer += text;
-    const frames: RawFrame[] = [];
-    let frameStart = 0;
     // Most bodies end their lines with LF only: then a line ends at the next LF, which
     // indexOf finds without the regex's match objects (the same boundaries: with no CR
     // after `lineStart`, LINE_END matches exactly the LFs).
-    if (this.buffer.indexOf('\r', this.lineStart) === -1) {
-      for (;;) {
-        const lineEnd = this.buffer.indexOf('\n', this.lineStart) + 1;
-        if (lineEnd === 0) break;
-        const blank = lineEnd === this.lineStart + 1;
-        this.lineStart = lineEnd;
-        if (this.lfLines >= 0) this.lfLines++;
-        if (blank) {
-          frames.push(this.frame(this.buffer.slice(frameStart, lineEnd)));
-          frameStart = lineEnd;
-        }
-      }
-    } else {
-      frameStart = this.anyLineEnds(frames);
+    if (this.buffer.indexOf('\r', this.lineStart) === -1 && text.indexOf('\r') === -1) {
+      return this.lfLineEnds(text);
     }
+    this.buffer += text;
+    const frames: RawFrame[] = [];
+    const frameStart = this.anyLineEnds(frames);
     this.source = this.buffer;
+    this.sourceFrom = 0;
+    this.sourceOffset = 0;
     if (frameStart > 0) {
       this.buffer = this.buffer.slice(frameStart);
       this.lineStart -= frameStart;
     }
+    return frames;
+  }
+
+  /**
+   * `push`'s scan when only LFs end lines, in `text` itself: the unframed rest
+   * of earlier pushes (`buffer`) holds no LF after `lineStart`, so every line end
+   * is in `text`. A frame wholly in `text` is a slice of it; only the one begun
+   * before is joined.
+   */
+  private lfLineEnds(text: string): RawFrame[] {
+    const carry = this.buffer;
+    const base = carry.length;
+    const frames: RawFrame[] = [];
+    // Offsets below count from the start of `carry`, as if `text` followed it.
+    let frameStart = 0;
+    let lineStart = this.lineStart;
+    this.source = text;
+    this.sourceFrom = 0;
+    this.sourceOffset = 0;
+    for (;;) {
+      const found = text.indexOf('\n', Math.max(lineStart - base, 0));
+      if (found === -1) break;
+      const lineEnd = base + found + 1;
+      const blank = lineEnd === lineStart + 1;
+      lineStart = lineEnd;
+      if (this.lfLines >= 0) this.lfLines++;
+      if (blank) {
+        if (frameStart >= base) {
+          frames.push(this.frame(text.slice(frameStart - base, lineEnd - base)));
+        } else {
+          frames.push(this.frame(carry.slice(frameStart) + text.slice(0, lineEnd - base)));
+          this.sourceFrom = 1;
+          this.sourceOffset = lineEnd - base;
+        }
+        frameStart = lineEnd;
+      }
+    }
+    this.buffer = frameStart >= base ? text.slice(frameStart - base) : carry + text;
+    this.lineStart = lineStart - frameStart;
     return frames;
   }
 
