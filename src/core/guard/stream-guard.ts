@@ -13,7 +13,7 @@
  * events before text-changing ones at the same offset, so the event list is the
  * same however the text was chunked (DESIGN.md §3.1).
  */
-import { combineKindPolicy, type PolicyMode } from './kind-policy.ts';
+import type { PolicyMode } from './kind-policy.ts';
 import type { CompiledPack, CompiledRule } from '../rules/compile-pack.ts';
 import type { RuleAction, RuleKind } from '../rules/rule.ts';
 import type { ConversationSession } from './conversation-session.ts';
@@ -29,8 +29,12 @@ import { InputText, isHighSurrogate } from './input-text.ts';
 import { type Cluster, RedactionSpans, type Span, primaryOf } from './redaction-spans.ts';
 import { RenderedView } from './rendered-view.ts';
 import { continuationOf, valueRange } from './rule-value.ts';
-import { type Candidate, HIDDEN_STRETCH, RuleFailure, Scanner } from './scanner.ts';
+import { type Candidate, RuleFailure, Scanner } from './scanner.ts';
 import type { ScanProfile } from './scan-profile.ts';
+import { SEEN_KINDS } from './active-rules.ts';
+import { type ActiveAction, type PlannedRules, guardPlan } from './guard-plan.ts';
+
+export { activeRules, scannerRuleSets, type ScannerRuleSets } from './active-rules.ts';
 
 export interface GuardOptions {
   /** Conversation state shared by the turns of one conversation (seed 002 §9). */
@@ -71,32 +75,6 @@ interface PendingEvent {
   seq: number;
 }
 
-type ActiveAction = Exclude<RuleAction, 'off'>;
-
-/**
- * Kinds whose rules read the text as a person sees it, hidden units left out
- * (rendered-view.ts): a key with a zero-width space or `**` inside is still the
- * key. Invisible-character and exfil rules read every unit: the hidden units
- * are what some of them look for, and a URL is read by a browser, not a person.
- */
-const SEEN_KINDS: ReadonlySet<RuleKind> = new Set<RuleKind>(['secret', 'pii', 'custom']);
-
-/** The rule sets a guard scans with: flag rules, and text-changing ones read as seen or as written. */
-export interface ScannerRuleSets {
-  flagging: CompiledRule[];
-  seen: CompiledRule[];
-  written: CompiledRule[];
-}
-
-export function scannerRuleSets(pack: CompiledPack, options: GuardOptions): ScannerRuleSets {
-  const sets: ScannerRuleSets = { flagging: [], seen: [], written: [] };
-  for (const [rule, action] of activeRules(pack, options)) {
-    if (action === 'flag') sets.flagging.push(rule);
-    else (SEEN_KINDS.has(rule.kind) ? sets.seen : sets.written).push(rule);
-  }
-  return sets;
-}
-
 /** A committed redaction whose value still continues (rule-value.ts): swallowed unit by unit. */
 interface Continuation {
   /** View offset of the next unit to decide. */
@@ -112,7 +90,8 @@ export class StreamGuard {
   private readonly input = new InputText(true, 1);
   /** The input as a person sees it: what the scanners read (rendered-view.ts). */
   private readonly view = new RenderedView();
-  private readonly actions = new Map<CompiledRule, ActiveAction>();
+  /** Each active rule's action: shared by the guards of this pack and options (guard-plan.ts). */
+  private readonly actions: ReadonlyMap<CompiledRule, ActiveAction>;
   private readonly seenScanner: Scanner | null;
   private readonly writtenScanner: Scanner | null;
   private readonly flagging: Scanner | null;
@@ -149,27 +128,25 @@ export class StreamGuard {
     readonly pack: CompiledPack,
     private readonly options: GuardOptions = {},
   ) {
-    this.packLabel = `${pack.name}@${pack.version}`;
-    for (const [rule, action] of activeRules(pack, options)) this.actions.set(rule, action);
-    const sets = scannerRuleSets(pack, options);
-    const text = this.view.text;
-    this.seenScanner = this.spanScanner(sets.seen, true);
-    this.writtenScanner = this.spanScanner(sets.written, false);
+    // What depends on the pack and options only is made once and shared (issue 19 §5).
+    const plan = guardPlan(pack, options);
+    this.packLabel = plan.packLabel;
+    this.actions = plan.actions;
+    this.seenScanner = this.spanScanner(plan.seen, true);
+    this.writtenScanner = this.spanScanner(plan.written, false);
+    const flagging = plan.flagging;
     this.flagging =
-      sets.flagging.length === 0
+      flagging === null
         ? null
         : new Scanner(
-            sets.flagging,
-            pack.keywordAutomaton(sets.flagging),
+            flagging.rules,
+            flagging.keywords,
             pack.alphabet,
-            text,
-            (match) => this.commitFlag(sets.flagging, match),
+            this.view.text,
+            (match) => this.commitFlag(flagging.rules, match),
             { mode: 'leftmost', profile: options.profile ?? null },
           );
-    let reach = 1;
-    for (const rule of sets.seen) reach = Math.max(reach, rule.maxLength * HIDDEN_STRETCH);
-    for (const rule of sets.written) reach = Math.max(reach, rule.maxLength);
-    this.redactions = new RedactionSpans(reach);
+    this.redactions = new RedactionSpans(plan.reach);
     this.hits = sharedHits([this.seenScanner, this.writtenScanner, this.flagging]);
     this.spanScanners = [this.seenScanner, this.writtenScanner].filter((s) => s !== null);
     this.scanners = [this.flagging, ...this.spanScanners].filter((s) => s !== null);
@@ -230,11 +207,12 @@ export class StreamGuard {
     return this.stats.held;
   }
 
-  private spanScanner(rules: CompiledRule[], seen: boolean): Scanner | null {
-    if (rules.length === 0) return null;
+  private spanScanner(planned: PlannedRules | null, seen: boolean): Scanner | null {
+    if (planned === null) return null;
+    const rules = planned.rules;
     return new Scanner(
       rules,
-      this.pack.keywordAutomaton(rules),
+      planned.keywords,
       this.pack.alphabet,
       this.view.text,
       () => 'continue',
@@ -286,7 +264,7 @@ export class StreamGuard {
   }
 
   /** A decided match of a text-changing rule: its value becomes a pending span. */
-  private addSpan(rules: CompiledRule[], seen: boolean, c: Candidate): void {
+  private addSpan(rules: readonly CompiledRule[], seen: boolean, c: Candidate): void {
     const rule = rules[c.rule] as CompiledRule;
     const scanner = (seen ? this.seenScanner : this.writtenScanner) as Scanner;
     let start = c.start;
@@ -306,7 +284,7 @@ export class StreamGuard {
   }
 
   /** A flag rule's match (leftmost-longest, never holds text). */
-  private commitFlag(rules: CompiledRule[], match: Candidate): 'continue' {
+  private commitFlag(rules: readonly CompiledRule[], match: Candidate): 'continue' {
     const rule = rules[match.rule] as CompiledRule;
     const from = this.view.rawStart(match.start);
     const to = this.view.rawEnd(match.end);
@@ -657,30 +635,4 @@ function sharedHits(scanners: (Scanner | null)[]): BigramHits | null {
   const hits = new BigramHits(union);
   marking.forEach((s, i) => s.useHits(hits, 1 << i));
   return hits;
-}
-
-/** The rules a guard with `options` runs, each with its effective action (never `off`). */
-export function activeRules(
-  pack: CompiledPack,
-  options: GuardOptions,
-): [CompiledRule, Exclude<RuleAction, 'off'>][] {
-  const active = options.session?.activeFlags() ?? new Set<string>();
-  const out: [CompiledRule, Exclude<RuleAction, 'off'>][] = [];
-  for (const rule of pack.rules) {
-    if (options.alwaysOnOnly === true && rule.keyword) continue;
-    const action = effectiveAction(rule, options.policy, active, options.policyMode);
-    if (action !== 'off') out.push([rule, action]);
-  }
-  return out;
-}
-
-function effectiveAction(
-  rule: CompiledRule,
-  policy: Partial<Record<RuleKind, RuleAction>> | undefined,
-  activeFlags: ReadonlySet<string>,
-  mode: PolicyMode | undefined,
-): RuleAction {
-  const escalation = rule.spec.escalation;
-  if (escalation !== undefined && activeFlags.has(escalation.whenFlag)) return escalation.action;
-  return combineKindPolicy(rule.action, policy?.[rule.kind], mode);
 }
