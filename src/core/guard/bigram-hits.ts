@@ -62,14 +62,20 @@ function rulesOut(
   return miss !== 0 && ((miss & bit3) !== 0 || ((fourths[slot] as number) & bit4) !== 0);
 }
 
+/** The hit arrays before the first chunk (never written: `compute` grows them first). */
+const NO_HITS = new Int32Array(0);
+const NO_MARKS = new Uint8Array(0);
+/** The smallest hit arrays made: a stream's later, longer chunks grow them. */
+const MIN_HITS = 1024;
+
 /** Third-unit misses of a scanner without them: nothing ruled out. */
 const NO_MISSES = new Int32Array(0x10000);
 
 export class BigramHits {
   /** Absolute positions p (ascending) whose bigram (p, p + 1) (see `bigramByte`) some scanner marks. */
-  positions = new Int32Array(1024);
+  positions = NO_HITS;
   /** Per hit: bit i set when scanner i's table marks it (`union`'s entry). */
-  marks = new Uint8Array(1024);
+  marks = NO_MARKS;
   count = 0;
   /** The positions cover bigrams starting in [from, to). */
   from = 0;
@@ -111,8 +117,11 @@ export class BigramHits {
     this.count = 0;
     if (to <= from) return;
     if (this.positions.length < to - from) {
-      this.positions = new Int32Array(to - from);
-      this.marks = new Uint8Array(to - from);
+      // Made at the first chunk, not with the guard: a history load makes a guard per
+      // message, most of them given one chunk (issue 19 §5).
+      const size = Math.max(MIN_HITS, to - from);
+      this.positions = new Int32Array(size);
+      this.marks = new Uint8Array(size);
     }
     const union = this.union;
     const positions = this.positions;

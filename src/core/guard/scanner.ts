@@ -272,13 +272,10 @@ export class Scanner {
     this.startsAfter = starts.startsAfter;
     this.deferred = starts.deferred;
     const slots = starts.deferred.length;
-    this.slotOf = new Int32Array(rules.length).fill(-1);
-    starts.deferred.forEach((r, slot) => (this.slotOf[r] = slot));
-    // Both were read when the start tables were built (startTablesOf): no automaton is built here.
-    this.slotClasses = starts.deferred.map(
-      (r) => (rules[r] as ScanRule).startClasses as Uint8Array,
-    );
-    this.slotReach = Int32Array.from(starts.deferred, (r) => this.reachOf(rules[r] as ScanRule));
+    // Shared with every scanner of these rules (read only): see `StartTables`.
+    this.slotOf = starts.slotOf;
+    this.slotClasses = starts.slotClasses;
+    this.slotReach = this.hidden === null ? starts.slotReach : starts.slotHiddenReach;
     this.backFrom = new Array<number>(slots).fill(0);
     this.deadBelow = new Array<number>(slots).fill(0);
     this.probeLive = new Uint8Array(slots);
@@ -863,7 +860,7 @@ export class Scanner {
    * before its last visible ones.
    */
   private reachOf(rule: ScanRule): number {
-    return this.hidden === null ? rule.maxLength : rule.maxLength * (HIDDEN_STRETCH + 1);
+    return reachOf(rule, this.hidden !== null);
   }
 
   /**
@@ -1375,6 +1372,19 @@ interface StartTables {
   startsAny: Uint8Array;
   /** The always-on rules whose starts wait for a trigger unit (start-deferral.ts). */
   deferred: number[];
+  /** Per rule index: its slot among the deferred rules, or -1. */
+  slotOf: Int32Array;
+  /** Per slot: the rule's start classes, and its reach read as written and past hidden units. */
+  slotClasses: readonly Uint8Array[];
+  slotReach: Int32Array;
+  slotHiddenReach: Int32Array;
+  /** The alphabet the tables are for (checked when cached by the rule list). */
+  alphabet: Alphabet;
+}
+
+/** How far back a live start of `rule` can lie: its longest match, stretched over hidden units. */
+function reachOf(rule: ScanRule, hidden: boolean): number {
+  return hidden ? rule.maxLength * (HIDDEN_STRETCH + 1) : rule.maxLength;
 }
 
 /**
@@ -1383,13 +1393,26 @@ interface StartTables {
  * makes a guard per channel and per JSON path). Never written to after it is built.
  */
 const startTablesCache = new WeakMap<KeywordAutomaton, StartTables>();
+/**
+ * The same for rule subsets without keywords, by the rule list itself: a guard's
+ * lists are shared by its pack and options (guard-plan.ts), so a page's many
+ * guards build these once (issue 19 §5).
+ */
+const keywordlessTablesCache = new WeakMap<readonly ScanRule[], StartTables>();
 
 function cachedStartTables(
   rules: readonly ScanRule[],
   keywords: KeywordAutomaton | null,
   alphabet: Alphabet,
 ): StartTables {
-  if (keywords === null) return startTablesOf(rules, alphabet);
+  if (keywords === null) {
+    let tables = keywordlessTablesCache.get(rules);
+    if (tables === undefined || tables.alphabet !== alphabet) {
+      tables = startTablesOf(rules, alphabet);
+      keywordlessTablesCache.set(rules, tables);
+    }
+    return tables;
+  }
   let tables = startTablesCache.get(keywords);
   if (tables === undefined) {
     tables = startTablesOf(rules, alphabet);
@@ -1428,7 +1451,21 @@ function startTablesOf(rules: readonly ScanRule[], alphabet: Alphabet): StartTab
     }
   });
   const startsAfter = Uint8Array.from(startersAfter, (list) => (list === undefined ? 0 : 1));
-  return { startersAfter, startsAfter, startsAny, deferred };
+  const slotOf = new Int32Array(rules.length).fill(-1);
+  deferred.forEach((r, slot) => (slotOf[r] = slot));
+  const deferredRules = deferred.map((r) => rules[r] as ScanRule);
+  return {
+    startersAfter,
+    startsAfter,
+    startsAny,
+    deferred,
+    slotOf,
+    // Read when the start tables were built (above): no automaton is built here.
+    slotClasses: deferredRules.map((rule) => rule.startClasses as Uint8Array),
+    slotReach: Int32Array.from(deferredRules, (rule) => reachOf(rule, false)),
+    slotHiddenReach: Int32Array.from(deferredRules, (rule) => reachOf(rule, true)),
+    alphabet,
+  };
 }
 
 /** Per keyword automaton (one per rule subset of a pack), so streams do not rebuild it. */
@@ -1449,6 +1486,9 @@ function cachedBigrams(
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
 ): Uint8Array {
+  // Most guards find it built: no generator for them (issue 19 §5, a guard per channel).
+  const cached = bigramCache.get(keywords);
+  if (cached !== undefined && missCache.has(keywords)) return cached;
   runToEnd(warmBigramSteps(rules, keywords, alphabet));
   return bigramCache.get(keywords) as Uint8Array;
 }
