@@ -135,6 +135,19 @@ const EMPTY_SYMBOLS = new Uint16Array(0);
 const EMPTY_GOTO = new Int32Array(0);
 const EMPTY_MISSES = new Int32Array(0);
 
+/**
+ * Units a scanner reads before it builds its third- and fourth-unit misses (`missesPending`).
+ * A holder, not a constant, so tests can run the tables from the first unit.
+ */
+export const missesAfter = { units: 8192 };
+
+let zeroMisses: Int32Array | undefined;
+/** Full-size miss tables that prune nothing (every entry 0: every third and fourth unit passes). */
+function noMissesYet(): Int32Array {
+  zeroMisses ??= new Int32Array(0x10000);
+  return zeroMisses;
+}
+
 /** Above this many live threads, merging uses a map instead of pairwise comparison. */
 const PAIRWISE_MERGE_LIMIT = 12;
 
@@ -231,9 +244,16 @@ export class Scanner {
    * Per bigram, the third units after it that begin none of this scanner's
    * keywords (third-unit-filter.ts): a marked bigram followed by one is no hit.
    */
-  private readonly thirdMisses: Int32Array;
+  private thirdMisses: Int32Array;
   /** The same for the fourth unit after a bigram and a third unit that passed (`quadSlot`). */
-  private readonly fourthMisses: Int32Array;
+  private fourthMisses: Int32Array;
+  /**
+   * The automaton whose misses are not built yet: until this scanner has read
+   * `missesAfter` units, it uses tables that prune nothing (the misses only prune, so
+   * any moment of switching is sound). A page's warm-up builds them paced before the
+   * first guard; a short scan (`echo hi | csg scan`) never pays their 25 ms.
+   */
+  private missesPending: KeywordAutomaton | null = null;
   /** The stream's shared hit list for the newest chunk, when the owner computes one. */
   private hits: BigramHits | null = null;
   /** This scanner's bit in the shared hits' marks. */
@@ -304,9 +324,13 @@ export class Scanner {
       skipped: 0,
     };
     this.bigrams = keywords === null ? null : cachedBigrams(rules, keywords, alphabet);
-    const misses = keywords === null ? null : cachedMisses(rules, keywords, alphabet);
+    const misses = keywords === null ? undefined : missCache.get(keywords);
     this.thirdMisses = misses?.third ?? EMPTY_MISSES;
     this.fourthMisses = misses?.fourth ?? EMPTY_MISSES;
+    if (keywords !== null && misses === undefined) {
+      this.missesPending = keywords;
+      this.thirdMisses = this.fourthMisses = noMissesYet();
+    }
     this.partialLive = keywords === null ? null : cachedPartialMemo(keywords);
   }
 
@@ -322,6 +346,15 @@ export class Scanner {
     hits.refine(bit, this.thirdMisses, this.fourthMisses);
   }
 
+  /** Builds (or takes from the cache) the misses this scanner has gone without so far. */
+  private buildMisses(keywords: KeywordAutomaton): void {
+    this.missesPending = null;
+    const misses = cachedMisses(this.rules, keywords, this.alphabet);
+    this.thirdMisses = misses.third;
+    this.fourthMisses = misses.fourth;
+    this.hits?.refine(this.hitBit, misses.third, misses.fourth);
+  }
+
   get isStopped(): boolean {
     return this.stopped;
   }
@@ -333,6 +366,9 @@ export class Scanner {
 
   /** Scans the input up to absolute offset `to`. */
   advance(to: number): void {
+    if (this.missesPending !== null && to >= missesAfter.units) {
+      this.buildMisses(this.missesPending);
+    }
     while (this.cursor < to && !this.stopped) {
       let limit = to;
       const hidden = this.hidden;
@@ -1488,7 +1524,7 @@ function cachedBigrams(
 ): Uint8Array {
   // Most guards find it built: no generator for them (issue 19 §5, a guard per channel).
   const cached = bigramCache.get(keywords);
-  if (cached !== undefined && missCache.has(keywords)) return cached;
+  if (cached !== undefined) return cached;
   runToEnd(warmBigramSteps(rules, keywords, alphabet));
   return bigramCache.get(keywords) as Uint8Array;
 }
