@@ -10,7 +10,7 @@ import { StreamRewriter } from '../src/core/wire/stream-rewriter.ts';
 import type { WireFormat } from '../src/core/wire/wire-event.ts';
 import { buildWorkload } from './workload.ts';
 import { unitOffsetAtBytes } from './utf8-length.ts';
-import { aiSdkUiBody, openAiChatBody, yuanbaoWebBody } from './wire-throughput.ts';
+import { aiSdkUiBody, chatGptWebBody, openAiChatBody, yuanbaoWebBody } from './wire-throughput.ts';
 
 const pack = getCorePack();
 const mb = Number(process.argv[2] ?? '1');
@@ -20,6 +20,7 @@ const bodies: Record<string, (chunks: readonly string[]) => string[]> = {
   'openai-chat': openAiChatBody,
   'ai-sdk-ui': aiSdkUiBody,
   'yuanbao-web': yuanbaoWebBody,
+  'chatgpt-web': chatGptWebBody,
 };
 const bodyOf = bodies[format];
 const adapter = adapterByFormat(format as WireFormat);

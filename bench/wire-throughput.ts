@@ -38,6 +38,8 @@ export interface WireReport {
   openai_chat_mbps: number;
   /** null while no chatgpt-web adapter is registered. */
   chatgpt_web_mbps: number | null;
+  /** ChatGPT web's time over the engine's (issue 19: every wire adapter ≤ 2× the engine). */
+  chatgpt_web_overhead_vs_engine: number | null;
   overhead_vs_engine: number;
   /** The AI SDK UI message stream (issue 20): throughput, and its time over the engine's. */
   ai_sdk_ui_mbps: number | null;
@@ -280,6 +282,7 @@ export function measureWire(
   }
 
   let chatGptMbps: number | null = null;
+  let chatGptSeconds: number | null = null;
   const chatGpt = adapterByFormat('chatgpt-web');
   if (chatGpt === undefined) {
     log('wire: no chatgpt-web adapter registered: chatgpt_web_mbps is null');
@@ -295,6 +298,7 @@ export function measureWire(
     first.output.length = 0;
     const best = Math.min(first.seconds, replaySeconds(chatGpt, pack, body).seconds);
     chatGptMbps = mb / best;
+    chatGptSeconds = best;
     log(`wire: chatgpt-web, ${slice.bytes} B of text: ${chatGptMbps.toFixed(2)} MB/s`);
   }
   const aiSdk = measureFormat('ai-sdk-ui', aiSdkUiBody, pack, slice.chunks, redactions, log);
@@ -306,6 +310,8 @@ export function measureWire(
     report: {
       openai_chat_mbps: round(mb / openAiBest),
       chatgpt_web_mbps: chatGptMbps === null ? null : round(chatGptMbps),
+      chatgpt_web_overhead_vs_engine:
+        chatGptSeconds === null ? null : round(chatGptSeconds / engineBest),
       overhead_vs_engine: round(openAiBest / engineBest),
       ai_sdk_ui_mbps: aiSdk === null ? null : round(mb / aiSdk),
       ai_sdk_ui_overhead_vs_engine: aiSdk === null ? null : round(aiSdk / engineBest),
