@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type GuardOptions, StreamGuard } from '../../src/core/guard/stream-guard.ts';
 import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
-import { PROPERTY_RUNS } from '../support/text-arbitraries.ts';
+import { PROPERTY_RUNS, splitBySizes } from '../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 
@@ -45,16 +45,6 @@ const prose = fc
 /** Token-sized pushes: each chunk 1 to 8 units long. */
 const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 16 });
 
-function split(text: string, lengths: readonly number[]): string[] {
-  const chunks: string[] = [];
-  for (let at = 0, i = 0; at < text.length; i++) {
-    const size = lengths[i % lengths.length] as number;
-    chunks.push(text.slice(at, at + size));
-    at += size;
-  }
-  return chunks;
-}
-
 describe('needFrom asks the probes once per stride (issue 19 §3)', () => {
   it.each([
     ['as shipped', {}],
@@ -65,7 +55,7 @@ describe('needFrom asks the probes once per stride (issue 19 §3)', () => {
     (_how, options) => {
       fc.assert(
         fc.property(prose, sizes, (text, lengths) => {
-          expect(run(split(text, lengths), options)).toEqual(run([text], options));
+          expect(run(splitBySizes(text, lengths), options)).toEqual(run([text], options));
         }),
         { numRuns: Math.ceil(PROPERTY_RUNS / 2) },
       );

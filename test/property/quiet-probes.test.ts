@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { probeShortcut } from '../../src/core/guard/scanner.ts';
 import { type GuardOptions, StreamGuard } from '../../src/core/guard/stream-guard.ts';
 import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
-import { PROPERTY_RUNS } from '../support/text-arbitraries.ts';
+import { PROPERTY_RUNS, splitBySizes } from '../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 
@@ -51,16 +51,6 @@ const prose = fc
   .map((parts) => parts.map(([w, g]) => w + g).join(''));
 const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 16 });
 
-function split(text: string, lengths: readonly number[]): string[] {
-  const chunks: string[] = [];
-  for (let at = 0, i = 0; at < text.length; i++) {
-    const size = lengths[i % lengths.length] as number;
-    chunks.push(text.slice(at, at + size));
-    at += size;
-  }
-  return chunks;
-}
-
 describe('deferred probes asked at once (issue 19 §3)', () => {
   it.each([
     ['as shipped', {}],
@@ -71,7 +61,7 @@ describe('deferred probes asked at once (issue 19 §3)', () => {
     (_how, options) => {
       fc.assert(
         fc.property(prose, sizes, (text, lengths) => {
-          const chunks = split(text, lengths);
+          const chunks = splitBySizes(text, lengths);
           expect(run(chunks, options, true)).toEqual(run(chunks, options, false));
         }),
         { numRuns: Math.ceil(PROPERTY_RUNS / 2) },

@@ -57,6 +57,17 @@ export function cut(text: string, fractions: number[]): string[] {
   return chunks;
 }
 
+/** Cuts `text` into pushes of the given lengths, repeated in turn (token-sized streams). */
+export function splitBySizes(text: string, lengths: readonly number[]): string[] {
+  const chunks: string[] = [];
+  for (let at = 0, i = 0; at < text.length; i++) {
+    const size = lengths[i % lengths.length] as number;
+    chunks.push(text.slice(at, at + size));
+    at += size;
+  }
+  return chunks;
+}
+
 export const cutsArbitrary = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), {
   maxLength: 16,
 });
