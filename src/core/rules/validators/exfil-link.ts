@@ -34,6 +34,7 @@
 import { authorityHost, destinationUrl, exfilUrlVerdictOf, hostIsAllowed } from './exfil-url.ts';
 import { imageQueryIsConfiguration } from './exfil-image-config-query.ts';
 import { urlCarriesData } from './url-carries-data.ts';
+import { plainUrlHost } from './plain-url.ts';
 
 export interface ExfilLinkVerdict {
   risky: boolean;
@@ -110,6 +111,12 @@ function urlVerdict(
   allowedHosts: readonly string[],
   target: 'link' | 'image',
 ): UrlVerdict {
+  // Most URLs in answers are plain links (plain-url.ts): not risky for any target
+  // or allow-list, linkable, and told apart more cheaply than a memo lookup.
+  if (!incomplete) {
+    const host = plainUrlHost(url);
+    if (host !== null) return { risky: false, host, linkable: true };
+  }
   if (url.length > URL_MEMO_MAX_LENGTH) return judgeUrl(url, incomplete, allowedHosts, target);
   let memos = urlVerdicts.get(allowedHosts);
   if (memos === undefined) {
