@@ -136,10 +136,22 @@ const EMPTY_GOTO = new Int32Array(0);
 const EMPTY_MISSES = new Int32Array(0);
 
 /**
- * Units a scanner reads before it builds its third- and fourth-unit misses (`missesPending`).
+ * Units the scanners of one keyword automaton read, in total over every guard, before the
+ * automaton's third- and fourth-unit misses are built (`missesPending`). In total, not per
+ * scanner: a page guards each message of a history load on a guard of its own (issue 19 §5,
+ * 1,241 guards of ~1,700 units for a 5 MB ChatGPT conversation), and a per-scanner count never
+ * reached it, so the whole load ran on tables that prune nothing.
  * A holder, not a constant, so tests can run the tables from the first unit.
  */
 export const missesAfter = { units: 8192 };
+
+/** Units read so far without misses, per automaton whose misses are not built yet. */
+const unitsBeforeMisses = new WeakMap<KeywordAutomaton, number>();
+
+/** Whether the automaton's third- and fourth-unit misses are built (and cached). */
+export function unitMissesBuilt(keywords: KeywordAutomaton): boolean {
+  return missCache.has(keywords);
+}
 
 let zeroMisses: Int32Array | undefined;
 /** Full-size miss tables that prune nothing (every entry 0: every third and fourth unit passes). */
@@ -346,6 +358,20 @@ export class Scanner {
     hits.refine(bit, this.thirdMisses, this.fourthMisses);
   }
 
+  /**
+   * Counts the units this advance reads toward the automaton's `missesAfter`, and takes the
+   * misses once they are built: by this scanner, or by another guard's since this one began.
+   */
+  private countTowardMisses(keywords: KeywordAutomaton, to: number): void {
+    const read = (unitsBeforeMisses.get(keywords) ?? 0) + Math.max(0, to - this.cursor);
+    if (read >= missesAfter.units || missCache.has(keywords)) {
+      unitsBeforeMisses.delete(keywords);
+      this.buildMisses(keywords);
+    } else {
+      unitsBeforeMisses.set(keywords, read);
+    }
+  }
+
   /** Builds (or takes from the cache) the misses this scanner has gone without so far. */
   private buildMisses(keywords: KeywordAutomaton): void {
     this.missesPending = null;
@@ -366,9 +392,7 @@ export class Scanner {
 
   /** Scans the input up to absolute offset `to`. */
   advance(to: number): void {
-    if (this.missesPending !== null && to >= missesAfter.units) {
-      this.buildMisses(this.missesPending);
-    }
+    if (this.missesPending !== null) this.countTowardMisses(this.missesPending, to);
     while (this.cursor < to && !this.stopped) {
       let limit = to;
       const hidden = this.hidden;
