@@ -26,7 +26,9 @@ import { KeywordAutomaton, type KeywordHit } from '../guard/keyword-automaton.ts
 import { runToEnd } from '../guard/run-to-end.ts';
 import { cachedBigramTable } from '../guard/scanner.ts';
 import type { Alphabet } from '../regex/alphabet.ts';
-import type { CharSet } from '../regex/char-set.ts';
+import { type CharSet, MAX_UNIT, internSet } from '../regex/char-set.ts';
+import { CONDITIONS, MAX_NFA_STATES, Nfa } from '../regex/nfa.ts';
+import { distancesToFinal } from '../regex/nfa-analysis.ts';
 import {
   type CompileOptions,
   type CompiledPack,
@@ -42,8 +44,11 @@ import type { StartDeferral } from './start-deferral.ts';
 import { packBigrams, subsetKey } from './warm-tables.ts';
 
 export const BUILT_TABLES_MAGIC = 'CSGB';
-/** Bumped whenever the layout or the meaning of a table changes. */
-export const BUILT_TABLES_VERSION = 1;
+/**
+ * Bumped whenever the layout or the meaning of a table changes. 2: the always-on rules'
+ * automata and distances as sections (`BuiltNfa`), no longer as JSON in the rules' data.
+ */
+export const BUILT_TABLES_VERSION = 2;
 
 type SectionType = 'u8' | 'u16' | 'i32';
 /** `[type, byte offset, element count]`. */
@@ -55,8 +60,35 @@ interface BuiltSpec {
   /** null when unbounded. */
   structuralMaxLength: number | null;
   maxLength: number;
-  /** The serialised rule (serialised-pack.ts) as ASCII JSON: bytes [from, to) of `ruleText`. */
+  /**
+   * The serialised rule (serialised-pack.ts) as ASCII JSON: bytes [from, to) of `ruleText`.
+   * Empty for an always-on rule: its automaton is in the head (`BuiltRule.nfa`).
+   */
   text: [number, number];
+}
+
+/**
+ * An always-on rule's automaton (nfa.ts `NfaArrays`) and its distances to the final
+ * state (nfa-analysis.ts `distancesToFinal`), as sections (issue 19 §4): every page runs
+ * these rules from its first unit, and decoding them from JSON (run lengths, then the
+ * distances and longest match recomputed) was 20-35 ms of each page's set-up in
+ * Chromium traces (docs/page-setup.md). As views of the file they cost a range check.
+ */
+interface BuiltNfa {
+  start: number;
+  final: number;
+  /** The sets' `[lo, hi, …]` ranges one after another; set k is `ranges[setStart[k]..setStart[k + 1]]`. */
+  ranges: number;
+  setStart: number;
+  setOf: number;
+  to: number;
+  epsStart: number;
+  epsTo: number;
+  condStart: number;
+  condTo: number;
+  condWhen: number;
+  /** Per state, the fewest units to the final state, or -1 for none (Infinity). */
+  dist: number;
 }
 
 interface BuiltRule {
@@ -65,6 +97,7 @@ interface BuiltRule {
   /** Sections of the start deferral's trigger and breaker, or -1 when the rule does not wait. */
   trigger: number;
   breaker: number;
+  nfa: BuiltNfa;
 }
 
 interface BuiltTrie {
@@ -209,6 +242,30 @@ function gotoRows(
 
 const BIGRAM_WORDS = 2048;
 
+/** `nfa` and its distances as sections (`BuiltNfa`). */
+function encodeNfa(w: SectionWriter, nfa: Nfa): BuiltNfa {
+  const ranges: number[] = [];
+  const setStart = [0];
+  for (const set of nfa.sets) {
+    ranges.push(...set);
+    setStart.push(ranges.length);
+  }
+  return {
+    start: nfa.start,
+    final: nfa.final,
+    ranges: w.add(Int32Array.from(ranges)),
+    setStart: w.add(Int32Array.from(setStart)),
+    setOf: w.add(nfa.setOf),
+    to: w.add(nfa.to),
+    epsStart: w.add(nfa.epsStart),
+    epsTo: w.add(nfa.epsTo),
+    condStart: w.add(nfa.condStart),
+    condTo: w.add(nfa.condTo),
+    condWhen: w.add(nfa.condWhen),
+    dist: w.add(Int32Array.from(distancesToFinal(nfa), (d) => (d === Infinity ? -1 : d))),
+  };
+}
+
 /** The units of a non-zero symbol with their symbols, as `[unit, symbol, …]`. */
 function symbolUnits(symbolOf: Uint16Array): Int32Array {
   const pairs: number[] = [];
@@ -299,7 +356,8 @@ export function encodeBuiltTables(
   let ruleText = '';
   const specs = serialised.rules.map((rule): BuiltSpec => {
     const from = ruleText.length;
-    ruleText += asciiJson(rule);
+    // An always-on rule's automaton goes in the head as sections (`encodeNfa`).
+    if (rule.spec.keywords !== undefined) ruleText += asciiJson(rule);
     return {
       spec: rule.spec,
       structuralMaxLength: rule.structuralMaxLength,
@@ -333,6 +391,7 @@ export function encodeBuiltTables(
         starts: rule.startClasses === null ? -1 : w.add(rule.startClasses),
         trigger: deferral === null ? -1 : w.add(deferral.trigger),
         breaker: deferral === null ? -1 : w.add(deferral.breaker),
+        nfa: encodeNfa(w, rule.nfa),
       };
     }),
     tries: [],
@@ -530,6 +589,108 @@ function rows<T>(start: Int32Array, make: (from: number, to: number) => T): T[] 
   return out;
 }
 
+/** Rows that start at 0, never go backwards and end at `items`. */
+function checkRows(start: Int32Array, items: number, what: string): void {
+  if (start[0] !== 0 || start[start.length - 1] !== items) {
+    throw new BuiltTablesError(`${what} rows do not span their items`);
+  }
+  for (let r = 1; r < start.length; r++) {
+    if ((start[r] as number) < (start[r - 1] as number)) {
+      throw new BuiltTablesError(`${what} rows go backwards`);
+    }
+  }
+}
+
+/** Every element of `column` in [min, max]. */
+function checkRange(column: View, min: number, max: number, what: string): void {
+  for (let k = 0; k < column.length; k++) {
+    const v = column[k] as number;
+    if (v < min || v > max) throw new BuiltTablesError(`${what} ${v} is outside ${min}..${max}`);
+  }
+}
+
+/** Each set's ranges: ascending, disjoint, not adjacent, within the code units (char-set.ts). */
+function setsOf(ranges: Int32Array, setStart: Int32Array): CharSet[] {
+  checkRows(setStart, ranges.length, 'the sets');
+  return rows(setStart, (from, to) => {
+    if (to === from || (to - from) % 2 !== 0) throw new BuiltTablesError('a set is not ranges');
+    let previousHi = -2;
+    for (let k = from; k < to; k += 2) {
+      const lo = ranges[k] as number;
+      const hi = ranges[k + 1] as number;
+      if (lo < previousHi + 2 || hi < lo || hi > MAX_UNIT) {
+        throw new BuiltTablesError('a set is not ascending disjoint ranges');
+      }
+      previousHi = hi;
+    }
+    return internSet(Array.from(ranges.subarray(from, to)));
+  });
+}
+
+/**
+ * An always-on rule's automaton and distances, as views of the file, every index
+ * checked to lie in its table (so nothing reads out of bounds). Not re-proved: that
+ * the distances and the declared longest match are the automaton's. The bytes have
+ * the digest their producer recorded (the page: the background's, which analysed
+ * the compiled pack), as every other table here.
+ */
+function decodeNfa(tables: BuiltTables, built: BuiltNfa): RuleAnalysis {
+  const { header, section } = tables;
+  const length = (index: number): number => header.sections[index]?.[2] ?? -1;
+  const i32 = (index: number, count: number) => section(index, 'i32', count) as Int32Array;
+  const n = length(built.setOf);
+  if (n < 1 || n > MAX_NFA_STATES) throw new BuiltTablesError(`an automaton of ${n} states`);
+  const sets = setsOf(
+    i32(built.ranges, length(built.ranges)),
+    i32(built.setStart, length(built.setStart)),
+  );
+  const { start, final } = built;
+  if (!Number.isInteger(start) || !Number.isInteger(final)) {
+    throw new BuiltTablesError('an automaton without integer ends');
+  }
+  checkRange(Int32Array.of(start, final), 0, n - 1, 'an end state');
+  const setOf = i32(built.setOf, n);
+  checkRange(setOf, -1, sets.length - 1, 'a set');
+  const to = i32(built.to, n);
+  for (let s = 0; s < n; s++) {
+    const t = to[s] as number;
+    if ((setOf[s] as number) < 0 ? t !== -1 : t < 0 || t >= n) {
+      throw new BuiltTablesError(`state ${s} targets ${t}`);
+    }
+  }
+  const epsStart = i32(built.epsStart, n + 1);
+  const epsTo = i32(built.epsTo, length(built.epsTo));
+  checkRows(epsStart, epsTo.length, 'the free edges');
+  checkRange(epsTo, 0, n - 1, 'a free edge target');
+  const condStart = i32(built.condStart, n + 1);
+  const condTo = i32(built.condTo, length(built.condTo));
+  checkRows(condStart, condTo.length, 'the conditional edges');
+  checkRange(condTo, 0, n - 1, 'a conditional edge target');
+  const condWhen = section(built.condWhen, 'u8', condTo.length) as Uint8Array;
+  checkRange(condWhen, 0, CONDITIONS.length - 1, 'a condition');
+  const distances = i32(built.dist, n);
+  checkRange(distances, -1, MAX_NFA_STATES, 'a distance');
+  if (distances[start] === -1) throw new BuiltTablesError('the automaton can never match');
+  const dist = new Float64Array(n);
+  for (let s = 0; s < n; s++) {
+    const d = distances[s] as number;
+    dist[s] = d < 0 ? Infinity : d;
+  }
+  const nfa = new Nfa({
+    start,
+    final,
+    sets,
+    setOf,
+    to,
+    epsStart,
+    epsTo,
+    condStart,
+    condTo,
+    condWhen,
+  });
+  return { nfa, dist };
+}
+
 function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number): KeywordAutomaton {
   const { section, header } = tables;
   const trie = header.tries[entry.trie];
@@ -569,16 +730,6 @@ function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number):
     }
     return out;
   };
-  const checkRows = (start: Int32Array, items: number, what: string): void => {
-    if (start[0] !== 0 || start[start.length - 1] !== items) {
-      throw new BuiltTablesError(`${what} rows do not span their items`);
-    }
-    for (let r = 1; r < start.length; r++) {
-      if ((start[r] as number) < (start[r - 1] as number)) {
-        throw new BuiltTablesError(`${what} rows go backwards`);
-      }
-    }
-  };
   checkRows(outputStart, hits, 'output');
   checkRows(extendingStart, extendingRule.length, 'extending');
   for (const column of [hitRule, extendingRule]) {
@@ -610,27 +761,15 @@ function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number):
   });
 }
 
-/**
- * One rule at load: its spec and lengths. Its serialised data is decoded and
- * checked (load-compiled-pack.ts `ruleAutomaton`) only when its automaton is
- * first needed, as a loaded pack defers a keyword rule's: most rules never run
- * in a short scan. A failure then is a CompiledPackError, every time.
- */
-function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
-  const { header } = tables;
-  const entry = header.specs[i] as BuiltSpec;
-  let decoded: RuleAutomaton | undefined;
+/** `make`'s value, made on first call; its failure, as a CompiledPackError, on every call. */
+function once<T>(make: () => T, path: string): () => T {
+  let made: { value: T } | undefined;
   let refused: CompiledPackError | undefined;
-  const path = `pack.rules[${i}]`;
-  const decode = (): RuleAutomaton => {
-    if (decoded !== undefined) return decoded;
+  return () => {
+    if (made !== undefined) return made.value;
     if (refused !== undefined) throw refused;
     try {
-      if (!tables.ruleTextIntact()) {
-        throw new CompiledPackError('pack.rules', "the rules' data is not as built");
-      }
-      const json = JSON.parse(tables.text(tables.ruleText.subarray(entry.text[0], entry.text[1])));
-      decoded = ruleAutomaton(json, path, { states: Infinity }, true).automaton;
+      made = { value: make() };
     } catch (error) {
       refused =
         error instanceof CompiledPackError
@@ -638,15 +777,49 @@ function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
           : new CompiledPackError(path, error instanceof Error ? error.message : String(error));
       throw refused;
     }
-    return decoded;
+    return made.value;
   };
+}
+
+/**
+ * One rule at load: its spec and lengths. Its automaton is decoded and checked
+ * only when first needed, as a loaded pack defers a keyword rule's: most rules
+ * never run in a short scan. A keyword rule's from its serialised data
+ * (load-compiled-pack.ts `ruleAutomaton`), an always-on rule's from its sections
+ * (`decodeNfa`). A failure then is a CompiledPackError, every time.
+ */
+function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
+  const { header } = tables;
+  const entry = header.specs[i] as BuiltSpec;
+  const built = header.rules[i];
+  const path = `pack.rules[${i}]`;
+  let analysis: () => RuleAnalysis;
+  let sets: () => readonly CharSet[];
+  if (built !== null && built !== undefined) {
+    if (typeof built.nfa !== 'object' || built.nfa === null) {
+      throw new BuiltTablesError(`always-on rule ${i} has no automaton`);
+    }
+    const nfa = built.nfa;
+    analysis = once(() => decodeNfa(tables, nfa), path);
+    sets = () => analysis().nfa.sets;
+  } else {
+    const decoded = once((): RuleAutomaton => {
+      if (!tables.ruleTextIntact()) {
+        throw new CompiledPackError('pack.rules', "the rules' data is not as built");
+      }
+      const json = JSON.parse(tables.text(tables.ruleText.subarray(entry.text[0], entry.text[1])));
+      return ruleAutomaton(json, path, { states: Infinity }, true).automaton;
+    }, path);
+    analysis = () => decoded().analysis();
+    sets = () => decoded().sets;
+  }
   return {
     spec: { ...entry.spec, pattern: '', examples: { match: [], noMatch: [] } },
     // Only the alphabet is built from the sets, and it comes built.
     get sets(): readonly CharSet[] {
-      return decode().sets;
+      return sets();
     },
-    analysis: (): RuleAnalysis => decode().analysis(),
+    analysis,
     structuralMaxLength: entry.structuralMaxLength ?? Infinity,
     maxLength: entry.maxLength,
   };

@@ -101,6 +101,21 @@ describe('built tables', () => {
       expect(mine.maxLength).toBe(rule.maxLength);
       expect(mine.structuralMaxLength).toBe(rule.structuralMaxLength);
       if (rule.keyword) return;
+      // Format 2: the always-on rules' automata come as sections, not JSON (issue 19 §4).
+      const { nfa } = mine;
+      for (const key of ['start', 'final', 'sets'] as const)
+        expect(nfa[key]).toEqual(rule.nfa[key]);
+      for (const key of [
+        'setOf',
+        'to',
+        'epsStart',
+        'epsTo',
+        'condStart',
+        'condTo',
+        'condWhen',
+      ] as const) {
+        expect([...nfa[key]]).toEqual([...rule.nfa[key]]);
+      }
       expect(mine.startClasses).toEqual(rule.startClasses);
       expect(mine.deferral ?? null).toEqual(rule.deferral ?? null);
     });
@@ -194,6 +209,33 @@ describe('built tables', () => {
   ])('refuse %s', (_, edit) => {
     expect(() => fromFile(withHeader(edit))).toThrow(BuiltTablesError);
   });
+
+  it.each([
+    ['an end state outside the automaton', (nfa: Record<string, number>) => (nfa.start = 1e6)],
+    ['a distance section of another length', (nfa: Record<string, number>) => (nfa.dist = nfa.to!)],
+    [
+      'a set section that is not ranges',
+      (nfa: Record<string, number>) => (nfa.ranges = nfa.setOf!),
+    ],
+  ])(
+    "refuse an always-on rule's automaton with %s when it first runs: every scan fails closed",
+    (_, edit) => {
+      let id = '';
+      const broken = withHeader((h) => {
+        const rules = h.rules as ({ nfa: Record<string, number> } | null)[];
+        const at = rules.findIndex((r) => r !== null);
+        id = (h.specs as { spec: { id: string } }[])[at]!.spec.id;
+        edit(rules[at]!.nfa);
+      });
+      const pack = fromFile(broken);
+      // Loaded without decoding it; refused in the scan that first runs it.
+      expect(scanText(pack, 'hi\n')).toEqual(scanText(reference, 'hi\n'));
+      const example = builtinPackJson().rules.find((r) => r.id === id)!.examples.match[0]!;
+      const outcome = scanText(pack, `x ${example} y`);
+      expect(outcome.blocked).toBe(true);
+      expect(outcome.events.map((e) => e.type)).toContain('error');
+    },
+  );
 
   it('decode a rule only when it runs; one with broken data fails its scan closed', () => {
     const broken = withHeader((h) => {
