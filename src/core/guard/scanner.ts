@@ -42,6 +42,7 @@ import type { HiddenRanges } from './hidden-ranges.ts';
 import { type RuleCost, type ScanProfile, profiledRules } from './scan-profile.ts';
 import { type BigramHits, bigramByte, caselessIndex, quadSlot, thirdBit } from './bigram-hits.ts';
 import { fourthUnitMisses, thirdUnitMisses } from './third-unit-filter.ts';
+import { type SecondUnits, secondUnitsOf } from './second-unit-filter.ts';
 import {
   type KeywordAutomaton,
   type KeywordHit,
@@ -271,6 +272,8 @@ export class Scanner {
   /** This scanner's bit in the shared hits' marks. */
   private hitBit = 0;
   private readonly dedupe = new Map<number, number>();
+  /** Per always-on rule, its second-unit rows (taken from the shared cache on first use). */
+  private readonly secondUnits: (SecondUnits | undefined)[] = [];
   /** Verdicts of `partialKeywordLive`, shared by the streams of this keyword automaton. */
   private readonly partialLive: PartialMemo | null;
   private readonly spans: boolean;
@@ -542,9 +545,11 @@ export class Scanner {
       if (startsAny[g] === 1) {
         const starters = startersAfter[prevKind * classCount + g];
         if (starters !== undefined) {
+          // The next unit, when pushed already (never a hidden one: `to` stops short of those).
+          const next = p + 1 < to ? (classOf[text.charCodeAt(p + 1 - base)] as number) : -1;
           for (const r of starters) {
             if (r < 0) this.backStart(~r, p);
-            else this.spawn(r, p, p);
+            else if (next < 0 || this.secondUnitCanFollow(r, g, next)) this.spawn(r, p, p);
           }
         }
       }
@@ -800,6 +805,17 @@ export class Scanner {
       need = Math.min(need, this.unitsBack(floor, 1));
     }
     return Math.max(0, need);
+  }
+
+  /** A thread of always-on rule `r` begun with class `g` outlives a next unit of class `next` (second-unit-filter.ts). */
+  private secondUnitCanFollow(r: number, g: number, next: number): boolean {
+    let units = this.secondUnits[r];
+    if (units === undefined) {
+      const rule = this.rules[r] as ScanRule;
+      units = secondUnitsOf(rule.dfa, rule.maxLength, this.alphabet.classCount);
+      this.secondUnits[r] = units;
+    }
+    return units.canFollow(g, next);
   }
 
   /** Steps one thread over the unit at `p`; false when the thread is finished. */

@@ -1,0 +1,76 @@
+/**
+ * Issue 19 §3: an always-on rule's thread is not started where the next unit,
+ * already pushed, would end it without a match (second-unit-filter.ts,
+ * scanner.ts `stepRun`). For any prose around the values the always-on rules
+ * look for (IBANs, cards, resident IDs, phone numbers, link definitions,
+ * invisible characters), with hidden units in places and any chunking, every
+ * push returns what it returns with every thread started, and holds as much.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { secondUnitFilter } from '../../src/core/guard/second-unit-filter.ts';
+import { type GuardOptions, StreamGuard } from '../../src/core/guard/stream-guard.ts';
+import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
+import { PROPERTY_RUNS, splitBySizes } from '../support/text-arbitraries.ts';
+
+const pack = getCorePack();
+
+function run(chunks: readonly string[], options: GuardOptions, filter: boolean): unknown[] {
+  const saved = secondUnitFilter.enabled;
+  secondUnitFilter.enabled = filter;
+  try {
+    const guard = new StreamGuard(pack, options);
+    const steps: unknown[] = [];
+    for (const chunk of chunks) steps.push({ ...guard.push(chunk), held: guard.heldUnits });
+    steps.push({ ...guard.end(), counters: guard.counters });
+    return steps;
+  } finally {
+    secondUnitFilter.enabled = saved;
+  }
+}
+
+const word = fc.oneof(
+  fc.stringMatching(/^[A-Za-z]{1,9}$/),
+  fc.stringMatching(/^[A-Z]{1,3}[0-9]{0,4}$/),
+  fc.stringMatching(/^[0-9]{1,6}$/),
+  fc.stringMatching(/^[0-9 -]{1,12}$/),
+);
+const value = fc.oneof(
+  // IBAN, card, resident ID, mobile and E.164 shapes, valid or not.
+  fc.stringMatching(/^[A-Z]{2}[0-9]{2}( ?[0-9A-Z]{4}){3,5}$/),
+  fc.constantFrom('GB82 WEST 1234 5698 7654 32', 'DE89370400440532013000'),
+  fc.stringMatching(/^4[0-9]{3}([ -]?[0-9]{4}){3}$/),
+  fc.constantFrom('4111 1111 1111 1111', '5500-0000-0000-0004'),
+  fc.stringMatching(/^[1-9][0-9]{16}[0-9X]$/),
+  fc.constantFrom('11010519491231002X', '13812345678', '+14155552671', '+44 20 7946 0958'),
+  fc.stringMatching(/^1[3-9][0-9]{9}$/),
+  fc.stringMatching(/^\+[1-9][0-9]{6,13}$/),
+  fc.constantFrom('[ref]: https://evil.example/?q=a+b', 'a\u200Bb', '\u2062x', 'e\u0301'),
+);
+const gap = fc.constantFrom(' ', ' ', ' ', '\n', ': ', '\u200B', '*', ' **', '(', ')', '-');
+const prose = fc
+  .array(fc.tuple(fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: value }), gap), {
+    minLength: 1,
+    maxLength: 30,
+  })
+  .map((parts) => parts.map(([w, g]) => w + g).join(''));
+const sizes = fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 16 });
+
+describe('always-on starts filtered by their second unit (issue 19 §3)', () => {
+  it.each([
+    ['as shipped', {}],
+    ['with PII redacted', { policy: { pii: 'redact' } }],
+  ] as [string, GuardOptions][])(
+    'every push equals starting every thread (%s)',
+    { timeout: 300_000 },
+    (_how, options) => {
+      fc.assert(
+        fc.property(prose, sizes, (text, lengths) => {
+          const chunks = splitBySizes(text, lengths);
+          expect(run(chunks, options, true)).toEqual(run(chunks, options, false));
+        }),
+        { numRuns: Math.ceil(PROPERTY_RUNS / 2) },
+      );
+    },
+  );
+});
