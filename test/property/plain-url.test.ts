@@ -51,7 +51,30 @@ const segment = fc.constantFrom(
   'x&y=1',
   '',
 );
-const tail = fc.constantFrom('', '/', '?q=1', '#top', ':8080', '\\x', ' x', '.', ')', '@h');
+const tail = fc.constantFrom(
+  '',
+  '/',
+  '?q=1',
+  ':8080',
+  '\\x',
+  ' x',
+  '.',
+  ')',
+  '@h',
+  '#top',
+  '#a-b_c.d',
+  '#',
+  // 15 and 16 units: only the second may hold a run that is data.
+  '#abcdefghijklmno',
+  '#abcdefghijklmnop',
+  '#c2VjcmV0VG9rZW4x',
+  // 32 units of one case: a run that is data in a fragment.
+  '#abcdefghijklmnopqrstuvwxyz012345',
+  '#a+b',
+  '#x%20y',
+  '#:~:text=a%20b',
+  '#a#b',
+);
 
 const nearPlain = fc
   .tuple(scheme, host, fc.array(segment, { maxLength: 5 }), tail)
@@ -104,6 +127,8 @@ describe('plain URLs skip the full exfil verdict', () => {
       'docs.example.com',
     );
     expect(plainUrlHost('http://localhost')).toBe('localhost');
+    expect(plainUrlHost('https://example.org/guide#install')).toBe('example.org');
+    expect(plainUrlHost('https://example.org#top')).toBe('example.org');
     expect(plainUrlHost('https://evil.example/u/c2VjcmV0VG9rZW4xMjM0')).toBeNull();
     expect(plainUrlHost('https://a9f3k2m8q7w1z5x0c4v6.evil.example/')).toBeNull();
     expect(plainUrlHost('https://evil.example/log?q=1')).toBeNull();

@@ -7,8 +7,9 @@
  * lower-case ASCII labels (`[a-z0-9-]`, each shorter than 20, joined by single
  * dots, at most 100 units, no port or user info), then nothing or a path of
  * `[A-Za-z0-9._~/-]` in which every segment with an upper-case letter is
- * shorter than 16 units. No query, fragment, escape, `+`, `=`, `&`, `;`,
- * backslash or space.
+ * shorter than 16 units, then nothing or a fragment `#` of fewer than 16
+ * units of `[a-z0-9._-]` (`#install`). No query, escape, `+`, `=`, `&`, `;`,
+ * `:`, backslash or space.
  *
  * Why such a URL is never risky, for links and images alike (exfil-link.ts
  * `judgeUrl`, url-carries-data.ts): the scheme is http(s), so it is absolute
@@ -20,7 +21,9 @@
  * - `encodedBlob` in a path needs a run of 16+ mixing upper case, lower case
  *   and digits, or a run of 24+ with three upper-case letters: a segment
  *   without upper case, or shorter than 16, has neither;
- * - no query and no fragment.
+ * - no query; a fragment of lower-case letters, digits and `._-` shorter than
+ *   16 has no word gaps and no run of 16+ (`fragmentCarriesData`), and an
+ *   image's fragment is not judged at all.
  * Its host is then what `exfilUrlVerdictOf` names (already lower case, no
  * trailing dot, only characters `displayHost` keeps) and a renderer links it
  * (`LINKABLE_HOST`). test/property/plain-url.test.ts compares the verdicts
@@ -31,12 +34,15 @@
 export const plainUrlShortcut = { enabled: true };
 
 const SLASH = 0x2f;
+const HASH = 0x23;
 const DOT = 0x2e;
 const HYPHEN = 0x2d;
 /** A host label this long may be data (url-carries-data.ts `hostCarriesData`). */
 const LABEL_LIMIT = 20;
 /** A segment this long with upper case may hold an encoded blob (`encodedBlob`). */
 const MIXED_SEGMENT_LIMIT = 16;
+/** A fragment this long may hold a run that is data (`encodedBlob`, long runs). */
+const FRAGMENT_LIMIT = 16;
 /** `displayHost` shortens longer hosts. */
 const HOST_LIMIT = 100;
 
@@ -66,7 +72,7 @@ function hostEnd(url: string, from: number): number {
   let i = from;
   for (; i < url.length; i++) {
     const c = url.charCodeAt(i);
-    if (c === SLASH) break;
+    if (c === SLASH || c === HASH) break;
     if (c === DOT) {
       if (label === 0) return -1;
       label = 0;
@@ -80,12 +86,26 @@ function hostEnd(url: string, from: number): number {
   return i;
 }
 
-/** The path from `from` (a `/` or the end) holds only short or single-case segments. */
+/** A fragment from `from` (just after its `#`) that is a short lower-case name. */
+function plainFragment(url: string, from: number): boolean {
+  if (url.length - from >= FRAGMENT_LIMIT) return false;
+  for (let i = from; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (!isLowerOrDigit(c) && c !== DOT && c !== HYPHEN && c !== 0x5f) return false;
+  }
+  return true;
+}
+
+/**
+ * The path from `from` (a `/`, a `#` or the end) holds only short or
+ * single-case segments, and its fragment if any is plain.
+ */
 function plainPath(url: string, from: number): boolean {
   let length = 0;
   let upper = false;
   for (let i = from; i < url.length; i++) {
     const c = url.charCodeAt(i);
+    if (c === HASH) return plainFragment(url, i + 1);
     if (c === SLASH) {
       length = 0;
       upper = false;
