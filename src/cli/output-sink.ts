@@ -10,12 +10,23 @@
  * EPIPE is thrown by the write itself. A descriptor in non-blocking mode that is
  * full (EAGAIN) hands the rest, and every later write, to `process.stdout`, which
  * waits for room.
+ *
+ * A string is encoded into one reused buffer, not a new one per write: `csg scan`
+ * writes each push's release, and `Buffer.from` allocated ~4 MB of short-lived
+ * buffers for a 4 MB file (docs/cli-startup.md "Scanning a 4 MB file").
+ * `Buffer.write` encodes exactly as `Buffer.from` does (a lone surrogate as U+FFFD).
  */
 import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
+/** UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 for 2). */
+const MAX_BYTES_PER_UNIT = 3;
+/** Larger strings get a buffer of their own rather than growing the reused one. */
+const SCRATCH_MAX = 1 << 20;
+
 export class OutputSink {
   private failure: Error | null = null;
+  private scratch: Buffer | null = null;
 
   /** Standard output, written by descriptor until it would block. */
   static stdout(): OutputSink {
@@ -47,7 +58,7 @@ export class OutputSink {
 
   /** Writes all of `text` to the descriptor; what is left when it would block, or null. */
   private writeToDescriptor(text: string | Uint8Array): Uint8Array | null {
-    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    const bytes = typeof text === 'string' ? this.encode(text) : text;
     let at = 0;
     try {
       while (at < bytes.length) at += writeSync(this.fd, bytes, at, bytes.length - at);
@@ -60,8 +71,20 @@ export class OutputSink {
         this.failure ??= failure;
       });
       this.stream = stream;
+      // May lie in the reused buffer: safe to hand over, since every later write goes to
+      // the stream and the buffer is never written again.
       return bytes.subarray(at);
     }
+  }
+
+  /** `text` as UTF-8, in the reused buffer when it fits there. */
+  private encode(text: string): Uint8Array {
+    const most = text.length * MAX_BYTES_PER_UNIT;
+    if (most > SCRATCH_MAX) return Buffer.from(text, 'utf8');
+    if (this.scratch === null || this.scratch.length < most) {
+      this.scratch = Buffer.allocUnsafe(Math.min(SCRATCH_MAX, Math.max(most, 64 * 1024)));
+    }
+    return this.scratch.subarray(0, this.scratch.write(text, 0, 'utf8'));
   }
 
   /** Resolves on `drain` or `error`, removing both listeners either way. */

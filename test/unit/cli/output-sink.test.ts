@@ -8,8 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutputSink } from '../../../src/cli/output-sink.ts';
+import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
 import { TempFiles } from './temp-files.ts';
 
 const files = new TempFiles();
@@ -46,6 +48,67 @@ describe('OutputSink by descriptor', () => {
     const read = openSync(path, 'r');
     expect(drain(read).toString()).toBe('one two ∂rei\n');
     closeSync(read);
+  });
+
+  it('writes any strings as UTF-8 exactly as Buffer.from encodes them, whatever their sizes', async () => {
+    // Any UTF-16 units, lone surrogates included; some strings are repeated past the size
+    // the sink's reused buffer takes (1 MiB, i.e. ~350K units), so both paths and every
+    // reuse of the buffer after a longer or shorter string are covered.
+    const units = fc
+      .array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 40 })
+      .map((codes) => String.fromCharCode(...codes));
+    const piece = fc.oneof(
+      { weight: 8, arbitrary: units },
+      { weight: 1, arbitrary: fc.tuple(units, fc.integer({ min: 1, max: 400_000 })) },
+    );
+    const texts = fc
+      .array(piece, { maxLength: 8 })
+      .map((pieces) =>
+        pieces.map((p) =>
+          typeof p === 'string' ? p : p[0].repeat(Math.ceil(p[1] / Math.max(1, p[0].length))),
+        ),
+      );
+    await fc.assert(
+      fc.asyncProperty(texts, async (strings) => {
+        const path = files.path('any.txt');
+        const fd = openSync(path, 'w');
+        const sink = new OutputSink(null, fd);
+        for (const text of strings) await sink.write(text);
+        closeSync(fd);
+        const read = openSync(path, 'r');
+        const written = drain(read);
+        closeSync(read);
+        expect(written.equals(Buffer.concat(strings.map((t) => Buffer.from(t, 'utf8'))))).toBe(
+          true,
+        );
+      }),
+      { numRuns: Math.min(PROPERTY_RUNS, 100) },
+    );
+  });
+
+  it('hands the rest of a long string to the fallback stream when a non-blocking pipe is full', async () => {
+    const fifo = files.path('fifo-text');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    const fallback = new PassThrough();
+    const taken: Buffer[] = [];
+    fallback.on('data', (chunk: Buffer) => taken.push(chunk));
+    try {
+      const sink = new OutputSink(null, writer, () => fallback);
+      // Encoded in the sink's reused buffer (300K units, under its 1 MiB), larger than a pipe.
+      const first = 'ß'.repeat(150_000) + 'end of first';
+      await sink.write(first);
+      await sink.write('∂ after');
+      fallback.end();
+      await finished(fallback);
+      const piped = drain(reader);
+      expect(piped.length).toBeGreaterThan(0);
+      expect(Buffer.concat([piped, ...taken]).toString()).toBe(`${first}∂ after`);
+    } finally {
+      closeSync(writer);
+      closeSync(reader);
+    }
   });
 
   it('hands the rest to the fallback stream when a non-blocking pipe is full', async () => {
