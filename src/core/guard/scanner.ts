@@ -161,6 +161,16 @@ function noMissesYet(): Int32Array {
   return zeroMisses;
 }
 
+/**
+ * How far a new thread is stepped ahead to see whether it dies without a match
+ * (`Scanner.diesUnread`): most starts die within a few units, and a thread that
+ * lives on costs these steps twice.
+ */
+const PEEK_UNITS = 8;
+
+/** Whether new threads look ahead (`diesUnread`); off only in tests, for the slow path. */
+export const peekShortcut = { enabled: true };
+
 /** Above this many live threads, merging uses a map instead of pairwise comparison. */
 const PAIRWISE_MERGE_LIMIT = 12;
 
@@ -538,7 +548,7 @@ export class Scanner {
         this.acNode = node;
         if (hasOutput[node] === 1) {
           for (const hit of ac.outputs[node] as KeywordHit[]) {
-            this.spawn(hit.rule, this.unitsBack(p + 1, hit.length), p);
+            this.spawn(hit.rule, this.unitsBack(p + 1, hit.length), p, false, false, to);
           }
         }
       }
@@ -549,7 +559,9 @@ export class Scanner {
           const next = p + 1 < to ? (classOf[text.charCodeAt(p + 1 - base)] as number) : -1;
           for (const r of starters) {
             if (r < 0) this.backStart(~r, p);
-            else if (next < 0 || this.secondUnitCanFollow(r, g, next)) this.spawn(r, p, p);
+            else if (next < 0 || this.secondUnitCanFollow(r, g, next)) {
+              this.spawn(r, p, p, false, false, to);
+            }
           }
         }
       }
@@ -850,11 +862,11 @@ export class Scanner {
    */
   private countSpawns(costs: readonly RuleCost[]): void {
     const spawn = Scanner.prototype.spawn;
-    this.spawn = (r, start, last, inComment, stretch) => {
+    this.spawn = (r, start, last, inComment, stretch, peekTo) => {
       const cost = costs[r] as RuleCost;
       const before = this.threads.length;
       cost.spawns++;
-      spawn.call(this, r, start, last, inComment, stretch);
+      spawn.call(this, r, start, last, inComment, stretch, peekTo);
       if (this.threads.length > before) cost.threads++;
     };
   }
@@ -864,7 +876,14 @@ export class Scanner {
    * `last`. It runs in the scratch thread first: most spawns end within their
    * first units, and only survivors are allocated.
    */
-  private spawn(r: number, start: number, last: number, inComment = false, stretch = false): void {
+  private spawn(
+    r: number,
+    start: number,
+    last: number,
+    inComment = false,
+    stretch = false,
+    peekTo = 0,
+  ): void {
     const rule = this.rules[r] as ScanRule;
     const t = this.scratch;
     t.rule = r;
@@ -885,6 +904,7 @@ export class Scanner {
       }
       if (!this.advanceThread(t, q, classOf[this.input.unitAt(q)] as number)) return;
     }
+    if (last + 1 < peekTo && peekShortcut.enabled && this.diesUnread(t, last + 1, peekTo)) return;
     const kept: Thread = {
       rule: r,
       start,
@@ -903,6 +923,46 @@ export class Scanner {
     }
     while (i > 0 && (threads[i - 1] as Thread).start > start) i--;
     threads.splice(i, 0, kept);
+  }
+
+  /**
+   * Whether a new thread that has not accepted would finish without a match
+   * within the next PEEK_UNITS units from `from` that this `stepRun` reads
+   * anyway (below `to`, none of them hidden). Such a thread changes nothing: no
+   * candidate, and it dies before the run returns, so neither the hold nor a
+   * commit waiting on it sees it (a later thread merged into it would be in
+   * the same state and die with it). Most starts made by common keywords
+   * (`you`, `act`) and always-on rules end within a few units: not allocating
+   * them lets the quiet skip resume at once (issue 19 §3).
+   * Only `stepRun`'s own starts peek, never a deferred rule's caught-up ones
+   * (`backStart`): a look-ahead there changed when a deferred match was
+   * decided (docs/engine-speed.md, 2acb31a).
+   */
+  private diesUnread(t: Thread, from: number, to: number): boolean {
+    if (t.acceptEnd >= 0) return false;
+    const dfa = t.dfa;
+    const maxLength = t.maxLength;
+    const text = this.input.retainedText;
+    const base = this.input.retainedBase;
+    const classOf = this.alphabet.classOf;
+    const end = Math.min(to, from + PEEK_UNITS);
+    let state = t.state;
+    for (let q = from; q < end; q++) {
+      const packed = dfa.step(state, classOf[text.charCodeAt(q - base)] as number);
+      // An accept before `q` (`\b`, `$`): the thread would match.
+      if ((packed & 1) === 1 && q > t.start) return false;
+      const consumed = q + 1 - t.start - t.skipped;
+      const next = packed >> 1;
+      if (consumed > maxLength || next === DEAD || consumed + dfa.minDist(next) > maxLength) {
+        return true;
+      }
+      state = next;
+      if (consumed === maxLength || dfa.cannotExtend(next)) {
+        const accepted = dfa.settledAcceptance(next);
+        if (accepted >= 0) return accepted === 0;
+      }
+    }
+    return false;
   }
 
   /**
