@@ -5,7 +5,7 @@
  * hands over to the fallback without losing a byte.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fdReads } from '../../../src/cli/fd-reads.ts';
@@ -40,6 +40,17 @@ describe('fdReads', () => {
       }),
       { numRuns: Math.min(PROPERTY_RUNS, 50) },
     );
+  });
+
+  it('reads a regular file from where its descriptor stands, as standard input redirected from it', async () => {
+    // `csg scan < file` after a parent has read part of the file: the reads start at the
+    // descriptor's position, not at the start of the file.
+    const bytes = Buffer.from('skipped by the parent; the rest is ours\n'.repeat(3000));
+    const path = files.write('positioned.txt', bytes);
+    const fd = openSync(path, 'r');
+    const skipped = readSync(fd, Buffer.alloc(23), 0, 23, null);
+    expect(skipped).toBe(23);
+    expect(await collect(fdReads(fd, { close: true }))).toEqual(bytes.subarray(23));
   });
 
   it('hands a non-blocking descriptor with nothing to read to the fallback', async () => {
