@@ -34,6 +34,13 @@
  * `{"type":"message_stream_complete"}` (the bundle's own "done", and the only
  * terminator on the WebSocket path, §1.7) and `data: [DONE]`; the old format gets a
  * last whole envelope with the guarded text and a finished status, then `[DONE]`.
+ *
+ * Nearly every frame of an answer is `{"v":"…"}`, the next piece of the text while
+ * the cursor continues an append at the text (§1.4). Those are read by their learned
+ * shape (string-slot-template.ts) instead of `JSON.parse`, when the state the slow path
+ * would consult says it would make the same one delta slot (`continuedText`; issue
+ * 20's wire ≤ 2× target). test/unit/wire/chatgpt-web-fast-path.test.ts checks both
+ * paths give the same for any events and split.
  */
 import { recognisers } from '../wire-recognisers.ts';
 import { type OffsetRef, findOffsetRefs, offsetEdits } from '../citation-offsets.ts';
@@ -44,11 +51,15 @@ import type { RawFrame } from '../raw-frame.ts';
 import { memoryWriteFlag } from '../../outgoing/memory-write-flag.ts';
 import { editSseJson } from '../sse-json-edit.ts';
 import { isRecord, sseJson } from '../sse-json-render.ts';
+import { StringSlotTemplate } from '../string-slot-template.ts';
 import type { AdapterSession, TextSlot, WireAdapter, WireEvent } from '../wire-event.ts';
+import { AppendedText } from './appended-text.ts';
 
 /** Where the visible text of a message sits in the envelope (§1.4). */
 const TEXT_PATH = '/message/content/parts/0';
 const TEXT_SEGMENTS = ['message', 'content', 'parts', 0] as const;
+/** Where a continuation frame `{"v":"…"}` carries its text. */
+const V_PATH: JsonPath = ['v'];
 
 /** Typed (unnamed) events the bundle's `An()` understands (§1.3): passed through silently. */
 const KNOWN_TYPES = new Set([
@@ -117,9 +128,11 @@ interface MessageState {
   visible: boolean;
   /** Bumped when text arrives for a message whose guard stream already ended. */
   segment: number;
+  /** The guard stream's name for `segment`, built once per segment (`channelOf`). */
+  channel?: { segment: number; name: string };
   ended: boolean;
-  /** The text the page would hold if nothing were guarded. */
-  text: string;
+  /** The text the page would hold if nothing were guarded (appended per delta, read rarely). */
+  text: AppendedText;
   /** The current guard stream's input is `text` (false after a restart mid-text). */
   aligned: boolean;
   /** A memory write (issue 5 §4): its text is checked once, when it finishes. */
@@ -180,7 +193,34 @@ class FrameBuild {
   }
 }
 
-function chatgptSession(): AdapterSession {
+/**
+ * A continuation frame `{"v":"…"}` read by its learned shape: the event the slow
+ * path makes of it (one delta slot at `v`, no ends, no effect but v1), as a class
+ * so the common frame allocates only itself, its slot and the slot array.
+ */
+class ContinuedText implements WireEvent {
+  readonly slots: TextSlot[];
+
+  constructor(
+    readonly frame: RawFrame,
+    slot: TextSlot | undefined,
+  ) {
+    this.slots = slot === undefined ? [] : [slot];
+  }
+
+  /** The slow path's render of the same frame: its one edit, at `v`. */
+  render(texts: readonly string[]): string {
+    const text = texts[0] as string;
+    if (text === this.slots[0]?.text) return this.frame.raw;
+    return editSseJson(this.frame, [{ path: V_PATH, json: JSON.stringify(text) }]);
+  }
+}
+
+/**
+ * One answer. `fastPath` (default on) reads continuation frames by their learned
+ * shape instead of parsing them; off only in the test that proves both give the same.
+ */
+export function chatgptSession(fastPath = true): AdapterSession {
   const cursor = new PatchCursor({
     opForPathOnly: () => 'append',
     // A bare `{"o":"patch",…}` or `{"o":"add",…}` works on the envelope root (§1.4).
@@ -192,6 +232,12 @@ function chatgptSession(): AdapterSession {
   let pendingEnds: string[] = [];
   let lineEnd: string | undefined;
   const effectsOf = new WeakMap<WireEvent, Effects>();
+  // The shape of a continuation frame `{"v":"…"}` (its only key), and whether the
+  // cursor now continues an append at the text: then such a frame is a text delta of
+  // the current message, whatever its string (`continuedText`). The cursor moves only
+  // where an op frame is decoded the slow way, which sets `textCursor` again.
+  const continuations = fastPath ? new StringSlotTemplate<null>() : null;
+  let textCursor = false;
 
   // What the page has received (for the block ending).
   const page = {
@@ -206,8 +252,43 @@ function chatgptSession(): AdapterSession {
     lastLegacy: undefined as { data: string; finished: boolean } | undefined,
   };
 
-  const channelOf = (m: MessageState) =>
-    m.segment === 0 ? `message:${m.key}` : `message:${m.key}~${m.segment}`;
+  function channelOf(m: MessageState): string {
+    const cached = m.channel;
+    if (cached !== undefined && cached.segment === m.segment) return cached.name;
+    const name = m.segment === 0 ? `message:${m.key}` : `message:${m.key}~${m.segment}`;
+    m.channel = { segment: m.segment, name };
+    return name;
+  }
+
+  /**
+   * The event of a continuation frame whose data matched the learned shape, or
+   * undefined where the slow path would do more than append it to the current
+   * message's text: no message yet (reported), a message whose guard stream
+   * ended (a new segment, reported), channels carried from the last frame (today
+   * only a frame that also ended the current message carries any: kept in case
+   * that changes), an event name other than `delta` (reported). Otherwise the slow path resolves
+   * the frame to an append at TEXT_PATH (no `p`, `o`, `type`, `conversation_id`
+   * or `c` in it, `v` a string) and `textOp` appends it: a delta slot of the
+   * message's channel when it is visible, nothing when it is not.
+   */
+  function continuedText(frame: RawFrame, data: string, event: string | undefined) {
+    const m = current;
+    if (m === undefined || m.ended || pendingEnds.length > 0) return undefined;
+    if (event !== 'delta' && event !== undefined) return undefined;
+    const hit = continuations?.match(data);
+    if (hit === undefined) return undefined;
+    const text = hit.text;
+    m.text.append(text);
+    if (!m.visible) return new ContinuedText(frame, undefined);
+    return new ContinuedText(frame, { channel: channelOf(m), mode: 'delta', text });
+  }
+
+  /** Learns the shape of a continuation frame decoded the slow way: `v` is its only key. */
+  function learnContinuation(data: string, json: Record<string, unknown>): void {
+    if (continuations === null || typeof json.v !== 'string') return;
+    for (const key in json) if (key !== 'v') return;
+    continuations.learn(data, V_PATH, null);
+  }
 
   function endMessage(m: MessageState | undefined, b: FrameBuild): void {
     if (m !== undefined && m.visible && !m.ended) b.ending.add(m);
@@ -224,7 +305,7 @@ function chatgptSession(): AdapterSession {
   function auditMemory(b: FrameBuild, m: MessageState): void {
     if (m.memory === undefined || m.memory.audited) return;
     m.memory.audited = true;
-    const event = memoryWriteFlag(m.text);
+    const event = memoryWriteFlag(m.text.value);
     if (event !== null) b.flags.push({ channel: `memory:${m.key}`, event });
   }
 
@@ -237,7 +318,7 @@ function chatgptSession(): AdapterSession {
       visible: true,
       segment: 0,
       ended: false,
-      text: '',
+      text: new AppendedText(),
       aligned: true,
     };
     messages.set(current.key, current);
@@ -273,7 +354,7 @@ function chatgptSession(): AdapterSession {
     if (refs.length === 0) return;
     // A snapshot slot of the text so far: no new text, but it gives render() the
     // guarded text the offsets must now point into (and waits until it is decided).
-    const slot = b.slots.push({ channel: channelOf(m), mode: 'snapshot', text: m.text }) - 1;
+    const slot = b.slots.push({ channel: channelOf(m), mode: 'snapshot', text: m.text.value }) - 1;
     b.anchors.push({ slot, refs });
   }
 
@@ -293,7 +374,7 @@ function chatgptSession(): AdapterSession {
     let m = messages.get(key);
     if (m === undefined) {
       const visible = isVisibleAssistantMessage(message);
-      m = { key, visible, segment: 0, ended: false, text: '', aligned: true };
+      m = { key, visible, segment: 0, ended: false, text: new AppendedText(), aligned: true };
       if (isMemoryWrite(message)) m.memory = { audited: false };
       messages.set(key, m);
     }
@@ -303,9 +384,9 @@ function chatgptSession(): AdapterSession {
       b.effects.message = key;
     }
     const text = textOf(message);
-    if (m.memory !== undefined && text !== undefined) m.text = text;
+    if (m.memory !== undefined && text !== undefined) m.text.set(text);
     if (m.visible && text !== undefined) {
-      m.text = text;
+      m.text.set(text);
       feed(b, m, 'snapshot', text, [...path, 'content', 'parts', 0]);
     }
     if (m.visible && isRecord(message.metadata)) {
@@ -377,7 +458,7 @@ function chatgptSession(): AdapterSession {
       const rest = TEXT_SEGMENTS.slice(ancestor + 1);
       const inner = valueAt(value, rest);
       if (m.visible && typeof inner === 'string') {
-        m.text = inner;
+        m.text.set(inner);
         feed(b, m, 'snapshot', inner, [...dataPath, ...rest]);
       }
       if (ancestor === 0 && isRecord(value)) {
@@ -397,7 +478,7 @@ function chatgptSession(): AdapterSession {
         b.report('a hidden message became visible');
         m.visible = true;
         m.segment++;
-        m.aligned = m.text === '';
+        m.aligned = m.text.isEmpty;
       }
       return;
     }
@@ -419,30 +500,31 @@ function chatgptSession(): AdapterSession {
     dataPath: JsonPath,
   ): void {
     if (!m.visible) {
-      if (op === 'append' && typeof value === 'string') m.text += value;
-      else if ((op === 'replace' || op === 'add') && typeof value === 'string') m.text = value;
+      if (op === 'append' && typeof value === 'string') m.text.append(value);
+      else if ((op === 'replace' || op === 'add') && typeof value === 'string') m.text.set(value);
       return;
     }
     if (op === 'append' && typeof value === 'string') {
-      m.text += value;
+      m.text.append(value);
       feed(b, m, 'delta', value, dataPath);
       return;
     }
     if ((op === 'replace' || op === 'add') && typeof value === 'string') {
-      m.text = value;
+      m.text.set(value);
       feed(b, m, 'snapshot', value, dataPath);
       return;
     }
     if (op === 'truncate' && typeof value === 'number') {
       // Unconfirmed op (§1.4, §9): the page cuts its (guarded) text; re-guard the cut original.
       b.report('truncate of the answer text');
-      m.text = m.text.slice(0, value);
-      feed(b, m, 'snapshot', m.text, dataPath, dataPath.slice(0, -1));
+      const cut = m.text.value.slice(0, value);
+      m.text.set(cut);
+      feed(b, m, 'snapshot', cut, dataPath, dataPath.slice(0, -1));
       return;
     }
     if (op === 'remove') {
       b.report('remove of the answer text');
-      m.text = '';
+      m.text.set('');
       feed(b, m, 'snapshot', '', dataPath);
       return;
     }
@@ -496,6 +578,10 @@ function chatgptSession(): AdapterSession {
   return {
     decode(frame: RawFrame): WireEvent {
       lineEnd ??= frame.raw.length > 0 ? lineEndOf(frame.raw) : undefined;
+      if (textCursor && frame.sse !== undefined) {
+        const fast = continuedText(frame, frame.sse.data, frame.sse.event);
+        if (fast !== undefined) return fast;
+      }
       const b = new FrameBuild(pendingEnds);
       pendingEnds = [];
       const sse = frame.sse;
@@ -551,10 +637,16 @@ function chatgptSession(): AdapterSession {
         resolved = { path: '', op: 'add', continued: true };
       }
       apply(b, resolved.path, resolved.op, json.v, ['v'], json.c);
+      textCursor = resolved.path === TEXT_PATH && resolved.op === 'append';
+      if (textCursor && resolved.continued) learnContinuation(sse.data, json);
       return build(frame, b);
     },
 
     emitted(event) {
+      if (event instanceof ContinuedText) {
+        page.v1 = true;
+        return;
+      }
       const effects = effectsOf.get(event);
       if (effects === undefined) return;
       if (effects.v1) page.v1 = true;
@@ -644,5 +736,5 @@ function finalEnvelope(data: string): unknown {
 
 export const chatgptWeb: WireAdapter = {
   ...recognisers.chatgptWeb,
-  open: chatgptSession,
+  open: () => chatgptSession(),
 };
