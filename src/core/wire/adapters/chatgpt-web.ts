@@ -264,12 +264,13 @@ export function chatgptSession(fastPath = true): AdapterSession {
    * The event of a continuation frame whose data matched the learned shape, or
    * undefined where the slow path would do more than append it to the current
    * message's text: no message yet (reported), a message whose guard stream
-   * ended (a new segment, reported), channels carried from the last frame (today
-   * only a frame that also ended the current message carries any: kept in case
-   * that changes), an event name other than `delta` (reported). Otherwise the slow path resolves
-   * the frame to an append at TEXT_PATH (no `p`, `o`, `type`, `conversation_id`
-   * or `c` in it, `v` a string) and `textOp` appends it: a delta slot of the
-   * message's channel when it is visible, nothing when it is not.
+   * ended (a new segment, reported), channels carried from the last frame
+   * (today only a frame that also ended the current message carries any: kept
+   * in case that changes), an event name other than `delta` (reported).
+   * Otherwise the slow path resolves the frame to an append at TEXT_PATH (no
+   * `p`, `o`, `type`, `conversation_id` or `c` in it, `v` a string) and
+   * `textOp` appends it: a delta slot of the message's channel when it is
+   * visible, nothing when it is not.
    */
   function continuedText(frame: RawFrame, data: string, event: string | undefined) {
     const m = current;
