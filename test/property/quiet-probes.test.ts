@@ -10,24 +10,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { probeShortcut } from '../../src/core/guard/scanner.ts';
-import { type GuardOptions, StreamGuard } from '../../src/core/guard/stream-guard.ts';
+import type { GuardOptions } from '../../src/core/guard/stream-guard.ts';
 import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
+import { SHIPPED_AND_PII_REDACTED, proseOf, stepsWithShortcut } from '../support/guard-steps.ts';
 import { PROPERTY_RUNS, splitBySizes } from '../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 
 function run(chunks: readonly string[], options: GuardOptions, shortcut: boolean): unknown[] {
-  const saved = probeShortcut.enabled;
-  probeShortcut.enabled = shortcut;
-  try {
-    const guard = new StreamGuard(pack, options);
-    const steps: unknown[] = [];
-    for (const chunk of chunks) steps.push({ ...guard.push(chunk), held: guard.heldUnits });
-    steps.push({ ...guard.end(), counters: guard.counters });
-    return steps;
-  } finally {
-    probeShortcut.enabled = saved;
-  }
+  return stepsWithShortcut(probeShortcut, shortcut, pack, chunks, options);
 }
 
 const word = fc.oneof(
@@ -43,19 +34,11 @@ const value = fc.oneof(
     .map(([local, host]) => `${local}@${host}-mail.org`),
 );
 const gap = fc.constantFrom(' ', ' ', ' ', '\n', ': ', '\u200B', '*', ' **');
-const prose = fc
-  .array(fc.tuple(fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: value }), gap), {
-    minLength: 1,
-    maxLength: 30,
-  })
-  .map((parts) => parts.map(([w, g]) => w + g).join(''));
+const prose = proseOf(word, value, gap);
 const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 16 });
 
 describe('deferred probes asked at once (issue 19 §3)', () => {
-  it.each([
-    ['as shipped', {}],
-    ['with PII redacted', { policy: { pii: 'redact' } }],
-  ] as [string, GuardOptions][])(
+  it.each(SHIPPED_AND_PII_REDACTED)(
     'every push equals the slow path (%s)',
     { timeout: 300_000 },
     (_how, options) => {

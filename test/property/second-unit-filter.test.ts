@@ -9,24 +9,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { secondUnitFilter } from '../../src/core/guard/second-unit-filter.ts';
-import { type GuardOptions, StreamGuard } from '../../src/core/guard/stream-guard.ts';
+import type { GuardOptions } from '../../src/core/guard/stream-guard.ts';
 import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
+import { SHIPPED_AND_PII_REDACTED, proseOf, stepsWithShortcut } from '../support/guard-steps.ts';
 import { PROPERTY_RUNS, splitBySizes } from '../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 
 function run(chunks: readonly string[], options: GuardOptions, filter: boolean): unknown[] {
-  const saved = secondUnitFilter.enabled;
-  secondUnitFilter.enabled = filter;
-  try {
-    const guard = new StreamGuard(pack, options);
-    const steps: unknown[] = [];
-    for (const chunk of chunks) steps.push({ ...guard.push(chunk), held: guard.heldUnits });
-    steps.push({ ...guard.end(), counters: guard.counters });
-    return steps;
-  } finally {
-    secondUnitFilter.enabled = saved;
-  }
+  return stepsWithShortcut(secondUnitFilter, filter, pack, chunks, options);
 }
 
 const word = fc.oneof(
@@ -48,19 +39,11 @@ const value = fc.oneof(
   fc.constantFrom('[ref]: https://evil.example/?q=a+b', 'a\u200Bb', '\u2062x', 'e\u0301'),
 );
 const gap = fc.constantFrom(' ', ' ', ' ', '\n', ': ', '\u200B', '*', ' **', '(', ')', '-');
-const prose = fc
-  .array(fc.tuple(fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: value }), gap), {
-    minLength: 1,
-    maxLength: 30,
-  })
-  .map((parts) => parts.map(([w, g]) => w + g).join(''));
+const prose = proseOf(word, value, gap);
 const sizes = fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 16 });
 
 describe('always-on starts filtered by their second unit (issue 19 §3)', () => {
-  it.each([
-    ['as shipped', {}],
-    ['with PII redacted', { policy: { pii: 'redact' } }],
-  ] as [string, GuardOptions][])(
+  it.each(SHIPPED_AND_PII_REDACTED)(
     'every push equals starting every thread (%s)',
     { timeout: 300_000 },
     (_how, options) => {

@@ -10,24 +10,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { peekShortcut } from '../../src/core/guard/scanner.ts';
-import { type GuardOptions, StreamGuard } from '../../src/core/guard/stream-guard.ts';
+import type { GuardOptions } from '../../src/core/guard/stream-guard.ts';
 import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
+import { SHIPPED_AND_PII_REDACTED, stepsWithShortcut } from '../support/guard-steps.ts';
 import { PROPERTY_RUNS, splitBySizes } from '../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 
 function run(chunks: readonly string[], options: GuardOptions, peek: boolean): unknown[] {
-  const saved = peekShortcut.enabled;
-  peekShortcut.enabled = peek;
-  try {
-    const guard = new StreamGuard(pack, options);
-    const steps: unknown[] = [];
-    for (const chunk of chunks) steps.push({ ...guard.push(chunk), held: guard.heldUnits });
-    steps.push({ ...guard.end(), counters: guard.counters });
-    return steps;
-  } finally {
-    peekShortcut.enabled = saved;
-  }
+  return stepsWithShortcut(peekShortcut, peek, pack, chunks, options);
 }
 
 /** Starts that die within a few units, starts that match, and hidden units between them. */
@@ -80,10 +71,7 @@ const textOf = fc
 const sizes = fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 16 });
 
 describe('look-ahead at spawn (issue 19 §3)', () => {
-  it.each([
-    ['as shipped', {}],
-    ['with PII redacted', { policy: { pii: 'redact' } }],
-  ] as [string, GuardOptions][])(
+  it.each(SHIPPED_AND_PII_REDACTED)(
     'every push equals the guard without look-ahead (%s)',
     { timeout: 300_000 },
     (_how, options) => {

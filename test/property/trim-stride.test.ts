@@ -7,26 +7,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StreamGuard, trimStride } from '../../src/core/guard/stream-guard.ts';
+import { trimStride } from '../../src/core/guard/stream-guard.ts';
 import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
 import { type CompiledPack, compilePack } from '../../src/core/rules/compile-pack.ts';
 import { engineTestPack } from '../support/engine-test-pack.ts';
+import { guardSteps, withSetting } from '../support/guard-steps.ts';
 import { shippedPacks } from '../support/shipped-packs.ts';
 import { PROPERTY_RUNS, cut, cutsArbitrary, textArbitrary } from '../support/text-arbitraries.ts';
 
 /** Every push's result and hold, then the end's, with trims every `stride` view units. */
 function run(pack: CompiledPack, chunks: readonly string[], stride: number): unknown[] {
-  const saved = trimStride.units;
-  trimStride.units = stride;
-  try {
-    const guard = new StreamGuard(pack);
-    const steps: unknown[] = [];
-    for (const chunk of chunks) steps.push({ ...guard.push(chunk), held: guard.heldUnits });
-    steps.push({ ...guard.end(), counters: guard.counters });
-    return steps;
-  } finally {
-    trimStride.units = saved;
-  }
+  return withSetting(trimStride, 'units', stride, () => guardSteps(pack, chunks));
 }
 
 const strides = fc.integer({ min: 2, max: 80 });

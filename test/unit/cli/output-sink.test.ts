@@ -86,8 +86,16 @@ describe('OutputSink by descriptor', () => {
     );
   });
 
-  it('hands the rest of a long string to the fallback stream when a non-blocking pipe is full', async () => {
-    const fifo = files.path('fifo-text');
+  /**
+   * Writes `first` then `after` through a sink on a non-blocking FIFO that nobody
+   * reads until the end; what came out of the pipe and what the fallback took.
+   */
+  async function throughFullPipe(
+    name: string,
+    first: string | Buffer,
+    after: string,
+  ): Promise<{ piped: Buffer; taken: Buffer[] }> {
+    const fifo = files.path(name);
     execFileSync('mkfifo', [fifo]);
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
@@ -96,46 +104,33 @@ describe('OutputSink by descriptor', () => {
     fallback.on('data', (chunk: Buffer) => taken.push(chunk));
     try {
       const sink = new OutputSink(null, writer, () => fallback);
-      // Encoded in the sink's reused buffer (300K units, under its 1 MiB), larger than a pipe.
-      const first = 'ß'.repeat(150_000) + 'end of first';
       await sink.write(first);
-      await sink.write('∂ after');
-      fallback.end();
-      await finished(fallback);
-      const piped = drain(reader);
-      expect(piped.length).toBeGreaterThan(0);
-      expect(Buffer.concat([piped, ...taken]).toString()).toBe(`${first}∂ after`);
-    } finally {
-      closeSync(writer);
-      closeSync(reader);
-    }
-  });
-
-  it('hands the rest to the fallback stream when a non-blocking pipe is full', async () => {
-    const fifo = files.path('fifo');
-    execFileSync('mkfifo', [fifo]);
-    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-    const fallback = new PassThrough();
-    const taken: Buffer[] = [];
-    fallback.on('data', (chunk: Buffer) => taken.push(chunk));
-    try {
-      const sink = new OutputSink(null, writer, () => fallback);
-      // Larger than any pipe's buffer here (64 KiB): the descriptor fills, then EAGAIN.
-      const first = Buffer.alloc(300_000, 'a');
-      first.write('start', 0);
-      await sink.write(first);
-      await sink.write('and after');
+      await sink.write(after);
       // Everything written to the fallback has come out of it.
       fallback.end();
       await finished(fallback);
-      const piped = drain(reader);
-      expect(piped.length).toBeGreaterThan(0);
-      expect(piped.length).toBeLessThan(first.length);
-      expect(Buffer.concat([piped, ...taken]).toString()).toBe(`${first.toString()}and after`);
+      return { piped: drain(reader), taken };
     } finally {
       closeSync(writer);
       closeSync(reader);
     }
+  }
+
+  it('hands the rest of a long string to the fallback stream when a non-blocking pipe is full', async () => {
+    // Encoded in the sink's reused buffer (300K units, under its 1 MiB), larger than a pipe.
+    const first = 'ß'.repeat(150_000) + 'end of first';
+    const { piped, taken } = await throughFullPipe('fifo-text', first, '∂ after');
+    expect(piped.length).toBeGreaterThan(0);
+    expect(Buffer.concat([piped, ...taken]).toString()).toBe(`${first}∂ after`);
+  });
+
+  it('hands the rest to the fallback stream when a non-blocking pipe is full', async () => {
+    // Larger than any pipe's buffer here (64 KiB): the descriptor fills, then EAGAIN.
+    const first = Buffer.alloc(300_000, 'a');
+    first.write('start', 0);
+    const { piped, taken } = await throughFullPipe('fifo', first, 'and after');
+    expect(piped.length).toBeGreaterThan(0);
+    expect(piped.length).toBeLessThan(first.length);
+    expect(Buffer.concat([piped, ...taken]).toString()).toBe(`${first.toString()}and after`);
   });
 });

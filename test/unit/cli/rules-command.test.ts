@@ -64,7 +64,9 @@ describe('csg rules list', () => {
   it(
     'reports an invalid pack in one line',
     async () => {
-      const broken = structuredClone(blockingPack) as { rules: Record<string, unknown>[] };
+      const broken = structuredClone(blockingPack) as unknown as {
+        rules: Record<string, unknown>[];
+      };
       (broken.rules[1] as Record<string, unknown>).pattern = 'zebra-[0-9]+';
       const run = await runCsg([
         'rules',
@@ -94,7 +96,7 @@ describe('csg rules check', () => {
   it(
     'says which rules are held up to their declared maxLength',
     async () => {
-      const pack = structuredClone(blockingPack) as { rules: Record<string, unknown>[] };
+      const pack = structuredClone(blockingPack) as unknown as { rules: Record<string, unknown>[] };
       Object.assign(pack.rules[1] as Record<string, unknown>, {
         pattern: 'zebra-[0-9]{3}[a-z]*',
         maxLength: 40,
@@ -122,7 +124,7 @@ describe('csg rules check', () => {
   it(
     'prints each problem on its own line and exits 2',
     async () => {
-      const pack = structuredClone(blockingPack) as { rules: Record<string, unknown>[] };
+      const pack = structuredClone(blockingPack) as unknown as { rules: Record<string, unknown>[] };
       (pack.rules[0] as Record<string, unknown>).examples = {
         match: ['STOP4'],
         noMatch: ['STOP42'],

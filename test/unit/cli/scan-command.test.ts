@@ -256,7 +256,9 @@ describe('csg scan: bad usage exits 2 with one line', () => {
   it(
     'names the rule id and field of an invalid pack',
     async () => {
-      const broken = structuredClone(blockingPack) as { rules: Record<string, unknown>[] };
+      const broken = structuredClone(blockingPack) as unknown as {
+        rules: Record<string, unknown>[];
+      };
       (broken.rules[0] as Record<string, unknown>).action = 'explode';
       (broken.rules[1] as Record<string, unknown>).kind = 'weather';
       const pack = temp.writeJson('invalid-pack.json', broken);
@@ -267,7 +269,9 @@ describe('csg scan: bad usage exits 2 with one line', () => {
       expect(run.stderr).toContain('"action"');
       expect(run.stderr).toMatch(/and 1 more problem/);
 
-      const onlyPattern = structuredClone(blockingPack) as { rules: Record<string, unknown>[] };
+      const onlyPattern = structuredClone(blockingPack) as unknown as {
+        rules: Record<string, unknown>[];
+      };
       (onlyPattern.rules[1] as Record<string, unknown>).pattern = '(zebra)-\\1';
       const run2 = await runCsg(['scan', '--rules', temp.writeJson('p2.json', onlyPattern)], {
         stdin: 'text',

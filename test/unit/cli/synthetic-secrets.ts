@@ -3,6 +3,8 @@
  * innocuous pieces (never copied from a corpus), so no real-looking token sits
  * in the source.
  */
+import { CODE_WORD_RULE, STOP_WORD_RULE } from '../../support/code-word-pack.ts';
+
 export const githubPat = (): string => 'gh' + 'p_' + 'a1B2'.repeat(9);
 export const awsKeyId = (): string => 'AK' + 'IA' + 'QRST234567WXYZAB';
 
@@ -10,24 +12,5 @@ export const awsKeyId = (): string => 'AK' + 'IA' + 'QRST234567WXYZAB';
 export const blockingPack = {
   name: 'cli-test',
   version: '7',
-  rules: [
-    {
-      id: 'stop-word',
-      kind: 'custom',
-      description: 'blocks STOP followed by two digits',
-      pattern: 'STOP[0-9]{2}',
-      keywords: ['STOP'],
-      action: 'block',
-      examples: { match: ['say STOP42 now'], noMatch: ['STOP4'] },
-    },
-    {
-      id: 'code-word',
-      kind: 'custom',
-      description: 'redacts a code word',
-      pattern: 'zebra-[0-9]{3}',
-      keywords: ['zebra-'],
-      action: 'redact',
-      examples: { match: ['zebra-123'], noMatch: ['zebra-12'] },
-    },
-  ],
+  rules: [STOP_WORD_RULE, CODE_WORD_RULE],
 };

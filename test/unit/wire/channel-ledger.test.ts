@@ -10,22 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
 import { compilePack } from '../../../src/core/rules/compile-pack.ts';
 import { ChannelLedger } from '../../../src/core/wire/channel-ledger.ts';
+import { codeWordPackSpec } from '../../support/code-word-pack.ts';
 
-const pack = compilePack({
-  name: 'ledger-test',
-  version: '1',
-  rules: [
-    {
-      id: 'code-word',
-      kind: 'custom',
-      description: 'redacts a code word',
-      pattern: 'zebra-[0-9]{3}',
-      keywords: ['zebra-'],
-      action: 'redact',
-      examples: { match: ['zebra-123'], noMatch: ['zebra-12'] },
-    },
-  ],
-});
+const pack = compilePack(codeWordPackSpec('ledger-test', '1', false));
 
 /** Long streams of short chunks, so folding and joining happen several times. */
 const stream = fc.array(

@@ -18,32 +18,10 @@ import { chatgptSession, chatgptWeb } from '../../../src/core/wire/adapters/chat
 import { SseFramer } from '../../../src/core/wire/framing/sse-framer.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import type { AdapterSession, WireAdapter, WireEvent } from '../../../src/core/wire/wire-event.ts';
+import { codeWordPackSpec } from '../../support/code-word-pack.ts';
 
 /** One redact rule and one block rule, so redactions, cuts and blocks are all reached. */
-const pack = compilePack({
-  name: 'chatgpt-fast-path-test',
-  version: '1',
-  rules: [
-    {
-      id: 'code-word',
-      kind: 'custom',
-      description: 'redacts a code word',
-      pattern: 'zebra-[0-9]{3}',
-      keywords: ['zebra-'],
-      action: 'redact',
-      examples: { match: ['zebra-123'], noMatch: ['zebra-12'] },
-    },
-    {
-      id: 'stop-word',
-      kind: 'custom',
-      description: 'blocks STOP followed by two digits',
-      pattern: 'STOP[0-9]{2}',
-      keywords: ['STOP'],
-      action: 'block',
-      examples: { match: ['say STOP42 now'], noMatch: ['STOP4'] },
-    },
-  ],
-});
+const pack = compilePack(codeWordPackSpec('chatgpt-fast-path-test'));
 
 /** Texts that reach the rules, JSON's awkward characters, surrogates, citation markers. */
 const text = fc.oneof(

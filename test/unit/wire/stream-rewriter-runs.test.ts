@@ -16,32 +16,10 @@ import { SseFramer } from '../../../src/core/wire/framing/sse-framer.ts';
 import type { Framer } from '../../../src/core/wire/raw-frame.ts';
 import { StreamRewriter } from '../../../src/core/wire/stream-rewriter.ts';
 import type { WireAdapter } from '../../../src/core/wire/wire-event.ts';
+import { codeWordPackSpec } from '../../support/code-word-pack.ts';
 
 /** One redact rule and one block rule, so redactions, cuts and blocks are all reached. */
-const pack = compilePack({
-  name: 'runs-test',
-  version: '1',
-  rules: [
-    {
-      id: 'code-word',
-      kind: 'custom',
-      description: 'redacts a code word',
-      pattern: 'zebra-[0-9]{3}',
-      keywords: ['zebra-'],
-      action: 'redact',
-      examples: { match: ['zebra-123'], noMatch: ['zebra-12'] },
-    },
-    {
-      id: 'stop-word',
-      kind: 'custom',
-      description: 'blocks STOP followed by two digits',
-      pattern: 'STOP[0-9]{2}',
-      keywords: ['STOP'],
-      action: 'block',
-      examples: { match: ['say STOP42 now'], noMatch: ['STOP4'] },
-    },
-  ],
-});
+const pack = compilePack(codeWordPackSpec('runs-test'));
 
 const text = fc.oneof(
   fc.string({ maxLength: 6 }),

@@ -20,32 +20,10 @@ import { SseFramer } from '../../../src/core/wire/framing/sse-framer.ts';
 import { replayBody } from '../../../src/core/wire/replay-body.ts';
 import { StringSlotTemplate } from '../../../src/core/wire/string-slot-template.ts';
 import type { AdapterSession, WireAdapter } from '../../../src/core/wire/wire-event.ts';
+import { codeWordPackSpec } from '../../support/code-word-pack.ts';
 
 /** One redact rule and one block rule, so redactions, cuts and blocks are all reached. */
-const pack = compilePack({
-  name: 'template-test',
-  version: '1',
-  rules: [
-    {
-      id: 'code-word',
-      kind: 'custom',
-      description: 'redacts a code word',
-      pattern: 'zebra-[0-9]{3}',
-      keywords: ['zebra-'],
-      action: 'redact',
-      examples: { match: ['zebra-123'], noMatch: ['zebra-12'] },
-    },
-    {
-      id: 'stop-word',
-      kind: 'custom',
-      description: 'blocks STOP followed by two digits',
-      pattern: 'STOP[0-9]{2}',
-      keywords: ['STOP'],
-      action: 'block',
-      examples: { match: ['say STOP42 now'], noMatch: ['STOP4'] },
-    },
-  ],
-});
+const pack = compilePack(codeWordPackSpec('template-test'));
 
 /** Texts that reach the rules, JSON's awkward characters and surrogates. */
 const text = fc.oneof(
