@@ -1714,13 +1714,29 @@ function byteStartKinds(alphabet: Alphabet, startKinds: Uint8Array): ByteStartKi
 }
 
 /** A scanner's third- and fourth-unit misses (third-unit-filter.ts). */
-interface UnitMisses {
+export interface UnitMisses {
   third: Int32Array;
   fourth: Int32Array;
 }
 
 /** Per keyword automaton (one per rule subset of a pack), like the bigram table. */
 const missCache = new WeakMap<KeywordAutomaton, UnitMisses>();
+
+/** The misses built for an automaton, if any (for a producer of built tables). */
+export function cachedUnitMisses(keywords: KeywordAutomaton): UnitMisses | undefined {
+  return missCache.get(keywords);
+}
+
+/**
+ * Misses built elsewhere for this automaton (a loader of built tables), which must be
+ * what `cachedMisses` derives: the caller vouches for that, as for `adoptBigramTable`.
+ * Every later scanner takes them at once; one already scanning takes them at its next
+ * advance (`countTowardMisses`).
+ */
+export function adoptUnitMisses(keywords: KeywordAutomaton, misses: UnitMisses): void {
+  missCache.set(keywords, misses);
+  unitsBeforeMisses.delete(keywords);
+}
 
 /**
  * The scanner's third-unit check (third-unit-filter.ts), derived on first use from the
