@@ -56,8 +56,11 @@ button[aria-pressed="true"] { opacity: 1; background: #a15c00; border-color: #a1
 button:focus-visible { outline: 2px solid #2458c6; outline-offset: 1px; }
 `;
 
-export function installReferenceOnlyControls(deps: ReferenceOnlyControlsDeps): { refresh(): void } {
-  const { doc, win } = deps;
+/**
+ * The overlay: its host (not yet in the document), closed shadow root, style and the
+ * layer the buttons go in.
+ */
+function createOverlay(doc: Document): { host: HTMLElement; layer: HTMLDivElement } {
   const host = doc.createElement(CONTROLS_HOST_TAG);
   host.setAttribute(
     'style',
@@ -71,11 +74,23 @@ export function installReferenceOnlyControls(deps: ReferenceOnlyControlsDeps): {
   const layer = doc.createElement('div');
   layer.className = 'layer';
   shadow.append(style, layer);
+  return { host, layer };
+}
+
+export function installReferenceOnlyControls(deps: ReferenceOnlyControlsDeps): { refresh(): void } {
+  const { doc, win } = deps;
+  /**
+   * Made when a message is first shown, not at install (issue 19 §4): most guarded pages
+   * show none for a while or ever (a page that only loads, a site whose messages lack
+   * MESSAGE_SELECTOR's marks), and the host, its closed shadow root and its style were
+   * about 2 ms of every page's set-up in Chromium traces (docs/page-setup.md).
+   */
+  let overlay: { host: HTMLElement; layer: HTMLDivElement } | undefined;
   const buttons = new Map<number, HTMLButtonElement>();
   /** Position → the message element it was last seen on. */
   let shownAt: HTMLElement[] = [];
 
-  const buttonFor = (index: number): HTMLButtonElement => {
+  const buttonFor = (layer: HTMLDivElement, index: number): HTMLButtonElement => {
     let button = buttons.get(index);
     if (button === undefined) {
       const made = doc.createElement('button');
@@ -97,13 +112,16 @@ export function installReferenceOnlyControls(deps: ReferenceOnlyControlsDeps): {
   };
 
   const refresh = () => {
+    shownAt = [...doc.querySelectorAll<HTMLElement>(MESSAGE_SELECTOR)];
+    if (overlay === undefined && shownAt.length === 0) return;
+    overlay ??= createOverlay(doc);
+    const { host, layer } = overlay;
     if (!host.isConnected) (doc.documentElement ?? doc).append(host);
     const seen = new Set<number>();
-    shownAt = [...doc.querySelectorAll<HTMLElement>(MESSAGE_SELECTOR)];
     for (const [index, message] of shownAt.entries()) {
       seen.add(index);
       const rect = message.getBoundingClientRect();
-      const button = buttonFor(index);
+      const button = buttonFor(layer, index);
       button.style.left = `${String(rect.right + win.scrollX - SIZE - 2)}px`;
       button.style.top = `${String(rect.top + win.scrollY + 2)}px`;
       button.setAttribute('aria-pressed', String(deps.isMarked(index)));
