@@ -293,10 +293,16 @@ function startEngine(dockEngine: DockEngine): void {
   whenAnswered(early?.pagePack ?? link.pagePack(), 'compiled pack', (a) => (compiled = a.compiled));
 
   // Issue 18 §2: a service worker is out of every hook's reach: told once per page.
-  watchServiceWorker(navigator, () => {
-    const report = unguardedReport('service-worker', 'active');
-    if (report !== undefined) reportUnguarded(report);
-  });
+  // Only Firefox answers `ready` in this world (service-worker-watch.ts): Chromium is not asked.
+  const answersReady = browser.runtime.getURL('').startsWith('moz-extension:');
+  watchServiceWorker(
+    navigator,
+    () => {
+      const report = unguardedReport('service-worker', 'active');
+      if (report !== undefined) reportUnguarded(report);
+    },
+    answersReady,
+  );
 
   onDocumentElement(document, (root) => root.setAttribute('data-csg-bridge', 'on'));
 }

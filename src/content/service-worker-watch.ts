@@ -13,7 +13,7 @@
  * (`navigator.serviceWorker.ready` resolves: Service Workers spec, an active worker whose
  * scope covers this document; Firefox answers it here, Chromium refuses `ready` outside
  * the page's own world, "only supported in pages", so there the report waits for
- * control). It reports through unguarded-reports.ts (`service-worker` / `active`).
+ * control and `ready` is not read at all). It reports through unguarded-reports.ts (`service-worker` / `active`).
  * Watched from the ISOLATED world, where the page cannot interfere and the MAIN-world
  * script (issue 4: its size) carries nothing for it; the container and its events are
  * the page's own in either world. The page's registration is not touched.
@@ -33,8 +33,18 @@ export interface ServiceWorkerNavigator {
     | undefined;
 }
 
-/** Calls `report` once when a service worker controls, or is active for, this page. */
-export function watchServiceWorker(nav: ServiceWorkerNavigator, report: () => void): void {
+/**
+ * Calls `report` once when a service worker controls, or is active for, this page.
+ * `askReady`: whether to read `ready` at all. Chromium answers it in this world with a
+ * rejected promise and a DOMException, about 1.1 ms per page and frame (measured in an
+ * isolated world of Chromium 156 on the bench page, issue 19 §4), for nothing: there
+ * the caller passes false and control alone tells.
+ */
+export function watchServiceWorker(
+  nav: ServiceWorkerNavigator,
+  report: () => void,
+  askReady = true,
+): void {
   let told = false;
   const tell = () => {
     if (told) return;
@@ -46,7 +56,7 @@ export function watchServiceWorker(nav: ServiceWorkerNavigator, report: () => vo
     if (container === undefined) return;
     container.addEventListener?.('controllerchange', tell);
     if (container.controller !== null && container.controller !== undefined) tell();
-    void container.ready?.then(tell, () => undefined);
+    if (askReady) void container.ready?.then(tell, () => undefined);
   } catch {
     // A sandboxed or opaque-origin document throws on access: no worker can control it;
     // Chromium's `ready` outside the page throws here or rejects above.

@@ -85,4 +85,40 @@ describe('watchServiceWorker', () => {
     await settle();
     expect(counters.map((c) => c.reports)).toEqual([0, 0, 0, 0, 0]);
   });
+
+  /** A container whose `ready` is refused, as Chromium's in this world; counts its reads. */
+  function refusingContainer() {
+    const listeners: (() => void)[] = [];
+    const self = {
+      reads: 0,
+      controller: null as unknown,
+      get ready(): Promise<unknown> {
+        self.reads++;
+        return Promise.reject(new DOMException("'ready' is only supported in pages."));
+      },
+      addEventListener: (_type: 'controllerchange', listener: () => void) =>
+        listeners.push(listener),
+      claim(worker: unknown) {
+        self.controller = worker;
+        for (const listener of listeners) listener();
+      },
+    };
+    return self;
+  }
+
+  it('does not read ready where the world refuses it (Chromium), and still reports control', async () => {
+    // Issue 19 §4: reading `ready` there costs a DOMException per page and frame.
+    const serviceWorker = refusingContainer();
+    const counter = { reports: 0 };
+    watchServiceWorker({ serviceWorker }, () => counter.reports++, false);
+    await settle();
+    expect(serviceWorker.reads).toBe(0);
+    serviceWorker.claim({});
+    expect(counter.reports).toBe(1);
+    // Asked (Firefox), it is read once.
+    const asked = refusingContainer();
+    watchServiceWorker({ serviceWorker: asked }, () => undefined);
+    await settle();
+    expect(asked.reads).toBe(1);
+  });
 });
