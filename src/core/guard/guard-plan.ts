@@ -44,8 +44,82 @@ export interface GuardPlan {
 const MAX_PLANS_PER_PACK = 32;
 const plans = new WeakMap<CompiledPack, Map<string, GuardPlan>>();
 
+/**
+ * The options object a pack's plan was last asked for, and what the plan was made
+ * of then. A history load asks once per message with one options object (1,241
+ * guards for the conversation of bench/history-load.ts, channel-ledger.ts), and
+ * spelling `optionsKey` for each (entries, sort, JSON) was 6–22 ms of a load in
+ * Chromium profiles (docs/page-setup.md "History load, 3 December 2026"). The
+ * options are compared field by field, not trusted by identity alone: a caller may
+ * change them in place, and a stale plan would run the wrong rules.
+ */
+interface LastAsked {
+  readonly options: GuardOptions;
+  readonly alwaysOnOnly: boolean;
+  readonly policyMode: GuardOptions['policyMode'];
+  readonly policy: GuardOptions['policy'];
+  /** The policy's own defined entries then, in enumeration order: kind, action, kind, … */
+  readonly entries: readonly string[];
+  readonly plan: GuardPlan;
+}
+
+const lastAsked = new WeakMap<CompiledPack, LastAsked>();
+
+/** The policy's own defined entries, kind then action, in enumeration order. */
+function policyEntries(policy: GuardOptions['policy']): string[] {
+  const entries: string[] = [];
+  for (const [kind, action] of Object.entries(policy ?? {})) {
+    if (action !== undefined) entries.push(kind, action);
+  }
+  return entries;
+}
+
+/**
+ * True when `options` is the object last asked for and holds what it held then.
+ * Never with a session: its active flags change from turn to turn.
+ */
+function unchangedSince(last: LastAsked, options: GuardOptions): boolean {
+  if (last.options !== options || options.session !== undefined) return false;
+  if ((options.alwaysOnOnly === true) !== last.alwaysOnOnly) return false;
+  if (options.policyMode !== last.policyMode || options.policy !== last.policy) return false;
+  const policy = options.policy;
+  if (policy === undefined) return last.entries.length === 0;
+  const entries = last.entries;
+  let i = 0;
+  for (const kind in policy) {
+    if (!Object.prototype.hasOwnProperty.call(policy, kind)) continue;
+    const action = policy[kind as keyof typeof policy];
+    if (action === undefined) continue;
+    if (entries[i] !== kind || entries[i + 1] !== action) return false;
+    i += 2;
+  }
+  return i === entries.length;
+}
+
 /** The shared plan of a guard on `pack` with `options` (built on first use). */
 export function guardPlan(pack: CompiledPack, options: GuardOptions): GuardPlan {
+  const last = lastAsked.get(pack);
+  if (last !== undefined && unchangedSince(last, options)) return last.plan;
+  const plan = keyedPlan(pack, options);
+  if (options.session !== undefined) {
+    // Not remembered: the flags may change before the next guard, and a remembered
+    // object that later drops its session must not find this plan (the test's first catch).
+    lastAsked.delete(pack);
+    return plan;
+  }
+  lastAsked.set(pack, {
+    options,
+    alwaysOnOnly: options.alwaysOnOnly === true,
+    policyMode: options.policyMode,
+    policy: options.policy,
+    entries: policyEntries(options.policy),
+    plan,
+  });
+  return plan;
+}
+
+/** The plan by `optionsKey`, made on first use. */
+function keyedPlan(pack: CompiledPack, options: GuardOptions): GuardPlan {
   let byOptions = plans.get(pack);
   if (byOptions === undefined) {
     byOptions = new Map();
