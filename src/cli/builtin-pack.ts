@@ -30,8 +30,8 @@
  * built-tables.ts): the pack's rule specs, alphabet, start tables and keyword
  * automata as typed arrays, so a run builds none of them and parses no pack
  * JSON. They are used only while the digest of their head is the one the build
- * recorded (CSG_BUILT_TABLES_DIGEST); the rules' serialised data after the head
- * is checked by a digest the head records, when a rule is first decoded (a
+ * recorded (CSG_BUILT_TABLES_DIGEST); the rules' automata after the head are
+ * checked by a digest the head records, when a rule is first decoded (a
  * mismatch then refuses the rule, failing its scan closed). Any other file, or
  * one laid out wrong, is ignored and the JSON files are loaded as above.
  */
@@ -85,8 +85,8 @@ export function readBuiltBytes(name: string, base: string, digest: string): Uint
   } catch {
     return undefined;
   }
-  // The head only: the rules' data, 40% of the file, is digested when a rule is first
-  // decoded (built-tables.ts), and a short scan may start none.
+  // The head only: the rules' automata, 60% of the file, are digested when a rule is
+  // first decoded (built-tables.ts), and a short scan may start none.
   const head = builtTablesHead(bytes);
   return head !== undefined && dataDigest(head) === digest ? bytes : undefined;
 }

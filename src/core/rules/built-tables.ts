@@ -2,7 +2,9 @@
  * A warmed pack's built structures as one binary file (issue 19 §2): the
  * alphabet's class table, each always-on rule's start classes and start
  * deferral, and each keyword automaton's goto rows, depths, failure links,
- * merged outputs and extending rules, with its scanner's bigram table. The
+ * merged outputs and extending rules, with its scanner's bigram table (and,
+ * for the `csg` bundle, its unit misses), and every rule's automaton
+ * (built-nfa-bank.ts, decoded when the rule first runs). The
  * `csg` bundle (scripts/build-cli.js) writes it beside the serialised pack and
  * reads it back as typed-array views of the file's bytes, so a short run
  * builds none of them: building them from the warm tables (load-warm-tables.ts)
@@ -18,26 +20,37 @@
  * browser session and the page uses it only while its bytes have the digest the
  * background sent with them (src/content/load-built-tables.ts).
  *
- * Layout: "CSGB", format version (u32 LE), header length (u32 LE), the header
- * as UTF-8 JSON (`BuiltHeader`: what each table is and where its section lies),
- * then the sections, each at a multiple of 8 bytes from the start.
+ * Layout: "CSGB", format version (u32 LE), header length (u32 LE), head length
+ * (u32 LE), the header as UTF-8 JSON (`BuiltHeader`: what each table is and where
+ * its section lies), then the sections, each at a multiple of 8 bytes from the
+ * start: the head's, then the tail's (the rules' automata, `BuiltHeader.tail`).
  */
 import { KeywordAutomaton, type KeywordHit } from '../guard/keyword-automaton.ts';
 import { runToEnd } from '../guard/run-to-end.ts';
-import { cachedBigramTable } from '../guard/scanner.ts';
+import { adoptUnitMisses, cachedBigramTable, cachedUnitMisses } from '../guard/scanner.ts';
 import type { Alphabet } from '../regex/alphabet.ts';
-import { type CharSet, MAX_UNIT, internSet } from '../regex/char-set.ts';
-import { CONDITIONS, MAX_NFA_STATES, Nfa } from '../regex/nfa.ts';
-import { distancesToFinal } from '../regex/nfa-analysis.ts';
+import type { CharSet } from '../regex/char-set.ts';
+import {
+  type BankColumns,
+  type BuiltNfaBank,
+  type Column,
+  decodeBankNfa,
+  encodeNfaBank,
+} from './built-nfa-bank.ts';
+import {
+  type BuiltMissTable,
+  type BuiltUnitMisses,
+  decodeMissTable,
+  encodeUnitMisses,
+} from './built-unit-misses.ts';
 import {
   type CompileOptions,
   type CompiledPack,
   type CompiledRule,
-  type RuleAnalysis,
   type RuleAutomaton,
   assembleCompiledPackSteps,
 } from './compiled-pack.ts';
-import { CompiledPackError, ruleAutomaton } from './load-compiled-pack.ts';
+import { CompiledPackError } from './load-compiled-pack.ts';
 import { type Seeded, seedPackCaches, unpackBigrams } from './load-warm-tables.ts';
 import type { SerialisedPack, SerialisedSpec } from './serialised-pack.ts';
 import type { StartDeferral } from './start-deferral.ts';
@@ -46,9 +59,11 @@ import { packBigrams, subsetKey } from './warm-tables.ts';
 export const BUILT_TABLES_MAGIC = 'CSGB';
 /**
  * Bumped whenever the layout or the meaning of a table changes. 2: the always-on rules'
- * automata and distances as sections (`BuiltNfa`), no longer as JSON in the rules' data.
+ * automata and distances as sections, no longer as JSON in the rules' data. 3: every
+ * rule's automaton in the shared columns of built-nfa-bank.ts (no rule's JSON, no
+ * distances: they are computed at decode), and optionally each automaton's unit misses.
  */
-export const BUILT_TABLES_VERSION = 2;
+export const BUILT_TABLES_VERSION = 3;
 
 type SectionType = 'u8' | 'u16' | 'i32';
 /** `[type, byte offset, element count]`. */
@@ -60,35 +75,6 @@ interface BuiltSpec {
   /** null when unbounded. */
   structuralMaxLength: number | null;
   maxLength: number;
-  /**
-   * The serialised rule (serialised-pack.ts) as ASCII JSON: bytes [from, to) of `ruleText`.
-   * Empty for an always-on rule: its automaton is in the head (`BuiltRule.nfa`).
-   */
-  text: [number, number];
-}
-
-/**
- * An always-on rule's automaton (nfa.ts `NfaArrays`) and its distances to the final
- * state (nfa-analysis.ts `distancesToFinal`), as sections (issue 19 §4): every page runs
- * these rules from its first unit, and decoding them from JSON (run lengths, then the
- * distances and longest match recomputed) was 20-35 ms of each page's set-up in
- * Chromium traces (docs/page-setup.md). As views of the file they cost a range check.
- */
-interface BuiltNfa {
-  start: number;
-  final: number;
-  /** The sets' `[lo, hi, …]` ranges one after another; set k is `ranges[setStart[k]..setStart[k + 1]]`. */
-  ranges: number;
-  setStart: number;
-  setOf: number;
-  to: number;
-  epsStart: number;
-  epsTo: number;
-  condStart: number;
-  condTo: number;
-  condWhen: number;
-  /** Per state, the fewest units to the final state, or -1 for none (Infinity). */
-  dist: number;
 }
 
 interface BuiltRule {
@@ -97,7 +83,6 @@ interface BuiltRule {
   /** Sections of the start deferral's trigger and breaker, or -1 when the rule does not wait. */
   trigger: number;
   breaker: number;
-  nfa: BuiltNfa;
 }
 
 interface BuiltTrie {
@@ -134,6 +119,8 @@ interface BuiltAutomaton {
   extendingRule: number;
   /** Section of the bigram table as 2048 words (warm-tables.ts `packBigrams`), or -1. */
   bigrams: number;
+  /** The scanner's third- and fourth-unit misses (built-unit-misses.ts), when carried. */
+  misses: BuiltUnitMisses | null;
 }
 
 export interface BuiltHeader {
@@ -142,12 +129,13 @@ export interface BuiltHeader {
   /** `classOf` as the class of each interval (the table is 128 kB; the intervals are few). */
   alphabet: { intervalClass: number; representative: number; kind: number; intervalStart: number };
   /**
-   * Section of every serialised rule's JSON, one after another (`BuiltSpec.text`): the
-   * last section, starting where the head ends (`builtTablesHead`), and checked by its own
-   * digest, `ruleTextDigest`, only when a rule is first decoded.
+   * The first section of the tail: every rule's automaton (`nfas`), from where the head
+   * ends (`builtTablesHead`) to the end of the file, checked by its own digest,
+   * `tailDigest`, only when a rule is first decoded (a short run decodes none).
    */
-  ruleText: number;
-  ruleTextDigest: string;
+  tail: number;
+  tailDigest: string;
+  nfas: BuiltNfaBank;
   specs: BuiltSpec[];
   /** Per rule: null for a keyword rule. */
   rules: (BuiltRule | null)[];
@@ -175,6 +163,16 @@ class SectionWriter {
     this.parts.push(view);
     this.size += view.byteLength;
     return this.sections.length - 1;
+  }
+
+  /** The sections at their offsets, zeros between. */
+  layout(): Uint8Array {
+    const out = new Uint8Array(this.size);
+    this.parts.forEach((view, i) => {
+      const at = (this.sections[i] as Section)[1];
+      out.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), at);
+    });
+    return out;
   }
 }
 
@@ -241,30 +239,6 @@ function gotoRows(
 }
 
 const BIGRAM_WORDS = 2048;
-
-/** `nfa` and its distances as sections (`BuiltNfa`). */
-function encodeNfa(w: SectionWriter, nfa: Nfa): BuiltNfa {
-  const ranges: number[] = [];
-  const setStart = [0];
-  for (const set of nfa.sets) {
-    ranges.push(...set);
-    setStart.push(ranges.length);
-  }
-  return {
-    start: nfa.start,
-    final: nfa.final,
-    ranges: w.add(Int32Array.from(ranges)),
-    setStart: w.add(Int32Array.from(setStart)),
-    setOf: w.add(nfa.setOf),
-    to: w.add(nfa.to),
-    epsStart: w.add(nfa.epsStart),
-    epsTo: w.add(nfa.epsTo),
-    condStart: w.add(nfa.condStart),
-    condTo: w.add(nfa.condTo),
-    condWhen: w.add(nfa.condWhen),
-    dist: w.add(Int32Array.from(distancesToFinal(nfa), (d) => (d === Infinity ? -1 : d))),
-  };
-}
 
 /** The units of a non-zero symbol with their symbols, as `[unit, symbol, …]`. */
 function symbolUnits(symbolOf: Uint16Array): Int32Array {
@@ -350,21 +324,15 @@ export function encodeBuiltTables(
   pack: CompiledPack,
   subsets: readonly (readonly number[])[],
   digest: (bytes: Uint8Array) => string,
+  options: EncodeOptions = {},
 ): Uint8Array {
   const w = new SectionWriter();
   const { alphabet } = pack;
-  let ruleText = '';
-  const specs = serialised.rules.map((rule): BuiltSpec => {
-    const from = ruleText.length;
-    // An always-on rule's automaton goes in the head as sections (`encodeNfa`).
-    if (rule.spec.keywords !== undefined) ruleText += asciiJson(rule);
-    return {
-      spec: rule.spec,
-      structuralMaxLength: rule.structuralMaxLength,
-      maxLength: rule.maxLength,
-      text: [from, ruleText.length],
-    };
-  });
+  const specs = serialised.rules.map((rule): BuiltSpec => ({
+    spec: rule.spec,
+    structuralMaxLength: rule.structuralMaxLength,
+    maxLength: rule.maxLength,
+  }));
   const header: BuiltHeader = {
     pack: {
       name: pack.name,
@@ -381,8 +349,19 @@ export function encodeBuiltTables(
       kind: w.add(alphabet.kind),
       intervalStart: w.add(alphabet.intervalStart),
     },
-    ruleText: -1,
-    ruleTextDigest: '',
+    tail: -1,
+    tailDigest: '',
+    // Filled in last: the automata are the tail (`BuiltHeader.tail`).
+    nfas: {
+      index: -1,
+      setOf: -1,
+      epsCount: -1,
+      epsTo: -1,
+      jumps: -1,
+      conds: -1,
+      setStart: -1,
+      ranges: -1,
+    },
     specs,
     rules: pack.rules.map((rule) => {
       if (rule.keyword) return null;
@@ -391,7 +370,6 @@ export function encodeBuiltTables(
         starts: rule.startClasses === null ? -1 : w.add(rule.startClasses),
         trigger: deferral === null ? -1 : w.add(deferral.trigger),
         breaker: deferral === null ? -1 : w.add(deferral.breaker),
-        nfa: encodeNfa(w, rule.nfa),
       };
     }),
     tries: [],
@@ -422,6 +400,7 @@ export function encodeBuiltTables(
     );
     const extending = rowsOf(automaton.extendingRules, (rules) => rules.join());
     const bigrams = cachedBigramTable(automaton);
+    const misses = options.misses === true ? cachedUnitMisses(automaton) : undefined;
     header.automata.push({
       subset: [...indices],
       trie,
@@ -436,33 +415,48 @@ export function encodeBuiltTables(
       extendingStart: w.add(extending.start),
       extendingRule: w.add(Int32Array.from(extending.items)),
       bigrams: bigrams === undefined ? -1 : w.add(new Int32Array(packBigrams(bigrams).buffer)),
+      misses: misses === undefined ? null : encodeUnitMisses(misses, (column) => w.add(column)),
     });
   }
-  const ruleBytes = asciiBytes(ruleText);
-  header.ruleText = w.add(ruleBytes);
-  header.ruleTextDigest = digest(ruleBytes);
+  header.tail = w.sections.length;
+  header.nfas = encodeNfaBank(
+    pack.rules.map((rule) => rule.nfa),
+    (column) => w.add(column),
+  );
+  // The tail's bytes do not depend on where the sections begin (the header's length):
+  // laid out once to be digested, then copied into the file.
+  const sectionsBytes = w.layout();
+  const tailFrom = (w.sections[header.tail] as Section)[1];
+  const tail = sectionsBytes.subarray(tailFrom);
+  header.tailDigest = digest(tail);
   const headerBytes = asciiBytes(asciiJson(header));
   const base = Math.ceil((FIXED + headerBytes.length) / 8) * 8;
-  const last = w.sections[w.sections.length - 1] as Section;
-  const out = new Uint8Array(base + last[1] + last[2]);
+  const out = new Uint8Array(base + sectionsBytes.length);
   out.set(asciiBytes(BUILT_TABLES_MAGIC), 0);
   const words = new DataView(out.buffer);
   words.setUint32(4, BUILT_TABLES_VERSION, true);
   words.setUint32(8, headerBytes.length, true);
-  words.setUint32(12, base + last[1], true);
+  words.setUint32(12, base + tailFrom, true);
   out.set(headerBytes, FIXED);
-  w.parts.forEach((view, i) => {
-    const at = base + (w.sections[i] as Section)[1];
-    out.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), at);
-  });
+  out.set(sectionsBytes, base);
   return out;
+}
+
+/** What the file carries beyond what every reader needs. */
+export interface EncodeOptions {
+  /**
+   * Each automaton's third- and fourth-unit misses, when built (the `csg` bundle's file:
+   * its scans of files build them; a page's short answers mostly never do, and it pays
+   * base64 and a digest per byte of the file).
+   */
+  misses?: boolean;
 }
 
 /** Magic, format version, header length, head length (all u32 little-endian). */
 const FIXED = 16;
 
 /**
- * The file's head: everything but the rules' serialised data (the last section).
+ * The file's head: everything but the tail, the rules' automata (`BuiltHeader.tail`).
  * The `csg` bundle compares its digest at every start; the rest is checked by the
  * digest the head records, when a rule is first decoded. Undefined when the
  * recorded head length does not fit the file.
@@ -491,10 +485,11 @@ export interface BuiltTables {
   text(ascii: Uint8Array): string;
   /** Each trie's goto rows once rebuilt: automata on one trie share them, as built. */
   gotos: Int32Array[];
-  /** Every rule's serialised data (`BuiltHeader.ruleText`). */
-  ruleText: Uint8Array;
-  /** Whether `ruleText` has the digest the head records (computed once, on first use). */
-  ruleTextIntact(): boolean;
+  /**
+   * The rules' automata (`BuiltHeader.nfas`) as views, once the tail has the digest the
+   * head records (computed once, on first use); throws CompiledPackError when it has not.
+   */
+  bank(): BankColumns;
 }
 
 /** Little-endian typed arrays: the views read the file's bytes as this platform orders them. */
@@ -562,22 +557,58 @@ export function decodeBuiltTables(
     kind: section(a.kind, 'u8', classCount) as Uint8Array,
     intervalStart,
   };
-  // The rules' data is the last section and starts where the head ends, so the head's
-  // digest and the rules' digest together cover every byte of the file.
-  const rules = header.sections[header.ruleText];
+  // The tail starts where the head ends and ends the file, so the head's digest and the
+  // tail's together cover every byte; no head section may lie in the tail.
   const headLength = words.getUint32(12, true);
+  const { tail } = header;
+  const first = header.sections[tail];
+  const last = header.sections[header.sections.length - 1];
   if (
-    header.ruleText !== header.sections.length - 1 ||
-    rules === undefined ||
-    base + rules[1] !== headLength ||
-    headLength + rules[2] !== bytes.length
+    !Number.isInteger(tail) ||
+    first === undefined ||
+    last === undefined ||
+    base + first[1] !== headLength ||
+    base + last[1] + last[2] * bytesPer(last[0]) !== bytes.length ||
+    header.sections.some(
+      ([type, at, length], i) => i < tail && base + at + length * bytesPer(type) > headLength,
+    )
   ) {
-    throw new BuiltTablesError("the rules' data is not where the head ends");
+    throw new BuiltTablesError("the rules' automata are not where the head ends");
   }
-  const ruleText = section(header.ruleText, 'u8', rules[2]) as Uint8Array;
   let intact: boolean | undefined = options.wholeFileChecked === true ? true : undefined;
-  const ruleTextIntact = () => (intact ??= options.digest(ruleText) === header.ruleTextDigest);
-  return { header, alphabet, section, text, gotos: [], ruleText, ruleTextIntact };
+  let columns: BankColumns | undefined;
+  const bank = (): BankColumns => {
+    intact ??= options.digest(bytes.subarray(headLength)) === header.tailDigest;
+    if (!intact) throw new CompiledPackError('pack.rules', "the rules' automata are not as built");
+    columns ??= bankColumns(header, section);
+    return columns;
+  };
+  return { header, alphabet, section, text, gotos: [], bank };
+}
+
+/** A column of the bank: a section of any of the three types, whole. */
+function bankColumns(
+  header: BuiltHeader,
+  section: (index: number, type: SectionType, length: number) => View,
+): BankColumns {
+  const column = (index: number): Column => {
+    const entry = header.sections[index];
+    if (entry === undefined) throw new BuiltTablesError(`no section ${index}`);
+    return section(index, entry[0], entry[2]);
+  };
+  const { nfas } = header;
+  const index = column(nfas.index);
+  if (!(index instanceof Int32Array)) throw new BuiltTablesError('the automata index is not i32');
+  return {
+    index,
+    setOf: column(nfas.setOf),
+    epsCount: column(nfas.epsCount),
+    epsTo: column(nfas.epsTo),
+    jumps: column(nfas.jumps),
+    conds: column(nfas.conds),
+    setStart: column(nfas.setStart),
+    ranges: column(nfas.ranges),
+  };
 }
 
 /** Rows `start[r]..start[r + 1]` of `items`, each made once, by `make`. */
@@ -599,96 +630,6 @@ function checkRows(start: Int32Array, items: number, what: string): void {
       throw new BuiltTablesError(`${what} rows go backwards`);
     }
   }
-}
-
-/** Every element of `column` in [min, max]. */
-function checkRange(column: View, min: number, max: number, what: string): void {
-  for (let k = 0; k < column.length; k++) {
-    const v = column[k] as number;
-    if (v < min || v > max) throw new BuiltTablesError(`${what} ${v} is outside ${min}..${max}`);
-  }
-}
-
-/** Each set's ranges: ascending, disjoint, not adjacent, within the code units (char-set.ts). */
-function setsOf(ranges: Int32Array, setStart: Int32Array): CharSet[] {
-  checkRows(setStart, ranges.length, 'the sets');
-  return rows(setStart, (from, to) => {
-    if (to === from || (to - from) % 2 !== 0) throw new BuiltTablesError('a set is not ranges');
-    let previousHi = -2;
-    for (let k = from; k < to; k += 2) {
-      const lo = ranges[k] as number;
-      const hi = ranges[k + 1] as number;
-      if (lo < previousHi + 2 || hi < lo || hi > MAX_UNIT) {
-        throw new BuiltTablesError('a set is not ascending disjoint ranges');
-      }
-      previousHi = hi;
-    }
-    return internSet(Array.from(ranges.subarray(from, to)));
-  });
-}
-
-/**
- * An always-on rule's automaton and distances, as views of the file, every index
- * checked to lie in its table (so nothing reads out of bounds). Not re-proved: that
- * the distances and the declared longest match are the automaton's. The bytes have
- * the digest their producer recorded (the page: the background's, which analysed
- * the compiled pack), as every other table here.
- */
-function decodeNfa(tables: BuiltTables, built: BuiltNfa): RuleAnalysis {
-  const { header, section } = tables;
-  const length = (index: number): number => header.sections[index]?.[2] ?? -1;
-  const i32 = (index: number, count: number) => section(index, 'i32', count) as Int32Array;
-  const n = length(built.setOf);
-  if (n < 1 || n > MAX_NFA_STATES) throw new BuiltTablesError(`an automaton of ${n} states`);
-  const sets = setsOf(
-    i32(built.ranges, length(built.ranges)),
-    i32(built.setStart, length(built.setStart)),
-  );
-  const { start, final } = built;
-  if (!Number.isInteger(start) || !Number.isInteger(final)) {
-    throw new BuiltTablesError('an automaton without integer ends');
-  }
-  checkRange(Int32Array.of(start, final), 0, n - 1, 'an end state');
-  const setOf = i32(built.setOf, n);
-  checkRange(setOf, -1, sets.length - 1, 'a set');
-  const to = i32(built.to, n);
-  for (let s = 0; s < n; s++) {
-    const t = to[s] as number;
-    if ((setOf[s] as number) < 0 ? t !== -1 : t < 0 || t >= n) {
-      throw new BuiltTablesError(`state ${s} targets ${t}`);
-    }
-  }
-  const epsStart = i32(built.epsStart, n + 1);
-  const epsTo = i32(built.epsTo, length(built.epsTo));
-  checkRows(epsStart, epsTo.length, 'the free edges');
-  checkRange(epsTo, 0, n - 1, 'a free edge target');
-  const condStart = i32(built.condStart, n + 1);
-  const condTo = i32(built.condTo, length(built.condTo));
-  checkRows(condStart, condTo.length, 'the conditional edges');
-  checkRange(condTo, 0, n - 1, 'a conditional edge target');
-  const condWhen = section(built.condWhen, 'u8', condTo.length) as Uint8Array;
-  checkRange(condWhen, 0, CONDITIONS.length - 1, 'a condition');
-  const distances = i32(built.dist, n);
-  checkRange(distances, -1, MAX_NFA_STATES, 'a distance');
-  if (distances[start] === -1) throw new BuiltTablesError('the automaton can never match');
-  const dist = new Float64Array(n);
-  for (let s = 0; s < n; s++) {
-    const d = distances[s] as number;
-    dist[s] = d < 0 ? Infinity : d;
-  }
-  const nfa = new Nfa({
-    start,
-    final,
-    sets,
-    setOf,
-    to,
-    epsStart,
-    epsTo,
-    condStart,
-    condTo,
-    condWhen,
-  });
-  return { nfa, dist };
 }
 
 function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number): KeywordAutomaton {
@@ -782,42 +723,20 @@ function once<T>(make: () => T, path: string): () => T {
 }
 
 /**
- * One rule at load: its spec and lengths. Its automaton is decoded and checked
- * only when first needed, as a loaded pack defers a keyword rule's: most rules
- * never run in a short scan. A keyword rule's from its serialised data
- * (load-compiled-pack.ts `ruleAutomaton`), an always-on rule's from its sections
- * (`decodeNfa`). A failure then is a CompiledPackError, every time.
+ * One rule at load: its spec and lengths. Its automaton is decoded from the
+ * bank (built-nfa-bank.ts) and checked only when first needed: most rules never
+ * run in a short scan, and a page decodes its always-on rules in paced steps
+ * after set-up (src/content/load-built-tables.ts). A failure then is a
+ * CompiledPackError, every time, which fails that scan closed.
  */
 function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
-  const { header } = tables;
-  const entry = header.specs[i] as BuiltSpec;
-  const built = header.rules[i];
-  const path = `pack.rules[${i}]`;
-  let analysis: () => RuleAnalysis;
-  let sets: () => readonly CharSet[];
-  if (built !== null && built !== undefined) {
-    if (typeof built.nfa !== 'object' || built.nfa === null) {
-      throw new BuiltTablesError(`always-on rule ${i} has no automaton`);
-    }
-    const nfa = built.nfa;
-    analysis = once(() => decodeNfa(tables, nfa), path);
-    sets = () => analysis().nfa.sets;
-  } else {
-    const decoded = once((): RuleAutomaton => {
-      if (!tables.ruleTextIntact()) {
-        throw new CompiledPackError('pack.rules', "the rules' data is not as built");
-      }
-      const json = JSON.parse(tables.text(tables.ruleText.subarray(entry.text[0], entry.text[1])));
-      return ruleAutomaton(json, path, { states: Infinity }, true).automaton;
-    }, path);
-    analysis = () => decoded().analysis();
-    sets = () => decoded().sets;
-  }
+  const entry = tables.header.specs[i] as BuiltSpec;
+  const analysis = once(() => decodeBankNfa(tables.bank(), i), `pack.rules[${i}]`);
   return {
     spec: { ...entry.spec, pattern: '', examples: { match: [], noMatch: [] } },
     // Only the alphabet is built from the sets, and it comes built.
     get sets(): readonly CharSet[] {
-      return sets();
+      return analysis().nfa.sets;
     },
     analysis,
     structuralMaxLength: entry.structuralMaxLength ?? Infinity,
@@ -880,9 +799,16 @@ export function seedBuiltTables(tables: BuiltTables, pack: CompiledPack): Compil
       throw new BuiltTablesError('a subset names a rule outside the pack');
     }
     const subset = entry.subset.map((i) => pack.rules[i] as CompiledRule);
+    const automaton = automatonOf(tables, entry, subset.length);
+    if (entry.misses !== null && entry.misses !== undefined) {
+      adoptUnitMisses(automaton, {
+        third: missTable(tables, entry.misses.third),
+        fourth: missTable(tables, entry.misses.fourth),
+      });
+    }
     return {
       key: subsetKey(subset),
-      automaton: automatonOf(tables, entry, subset.length),
+      automaton,
       bigrams:
         entry.bigrams < 0
           ? null
@@ -892,4 +818,19 @@ export function seedBuiltTables(tables: BuiltTables, pack: CompiledPack): Compil
     };
   });
   return seedPackCaches(pack, starts, waits, seeded);
+}
+
+/** One miss table from its entries (built-unit-misses.ts), in the head. */
+function missTable(tables: BuiltTables, built: BuiltMissTable): Int32Array {
+  const { header, section } = tables;
+  const length = header.sections[built.at]?.[2] ?? -1;
+  try {
+    return decodeMissTable(
+      section(built.at, 'u16', length) as Uint16Array,
+      section(built.value, 'i32', length) as Int32Array,
+    );
+  } catch (error) {
+    if (error instanceof BuiltTablesError) throw error;
+    throw new BuiltTablesError(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -7,13 +7,23 @@
  * decodes a rule's data only when the rule first runs. A file whose layout is
  * wrong is refused with BuiltTablesError (the bundle then takes the checked
  * path; its digest rule is tested in test/unit/cli/built-tables-digest.test.ts).
+ * Format 3: every rule's automaton comes from the bank (built-nfa-bank.ts), and
+ * the `csg` bundle's file carries each automaton's unit misses, which must be
+ * the ones the scanner would build.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dataDigest } from '../../../src/core/rules/data-digest.ts';
+import { runToEnd } from '../../../src/core/guard/run-to-end.ts';
 import { scanChunks, scanText } from '../../../src/core/guard/scan-text.ts';
+import {
+  cachedUnitMisses,
+  unitMissesBuilt,
+  warmBigramSteps,
+} from '../../../src/core/guard/scanner.ts';
 import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
 import { builtinPackJson, getCorePack } from '../../../src/core/rules/builtin-packs.ts';
+import { BANK_FIELD, BANK_ROW } from '../../../src/core/rules/built-nfa-bank.ts';
 import {
   BUILT_TABLES_VERSION,
   BuiltTablesError,
@@ -51,6 +61,40 @@ const checked = (): CompiledPack =>
   loadWarmTables(JSON.parse(JSON.stringify(warm)), loadCompiledPack(JSON.parse(packText)));
 const fromFile = (bytes: Uint8Array = file): CompiledPack =>
   loadBuiltTables(decodeBuiltTables(bytes, { digest: dataDigest }));
+/** The `csg` bundle's file (scripts/build-cli.js): the same, with the unit misses. */
+const withMisses = encodeBuiltTables(
+  serialised,
+  warmed,
+  warm.automata.map((a) => a.subset),
+  dataDigest,
+  { misses: true },
+);
+
+/** The file's header and where its sections begin. */
+function headerOf(bytes: Uint8Array): { header: Record<string, unknown>; base: number } {
+  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
+  const header = JSON.parse(Buffer.from(bytes.subarray(16, 16 + length)).toString('latin1'));
+  return { header, base: Math.ceil((16 + length) / 8) * 8 };
+}
+
+/**
+ * A copy of the file with field `field` of rule `rule`'s row in the automata's index
+ * (built-nfa-bank.ts) set to `value`: past the tail's digest, so decoded as the page
+ * decodes what it has checked whole (`wholeFileChecked`).
+ */
+function withBankField(rule: number, field: number, value: number): Uint8Array {
+  const edited = file.slice();
+  new DataView(edited.buffer).setInt32(fieldAt(rule, field), value, true);
+  return edited;
+}
+
+/** Where in the file field `field` of rule `rule`'s row lies. */
+function fieldAt(rule: number, field: number): number {
+  const { header, base } = headerOf(file);
+  const sections = header.sections as [string, number, number][];
+  const index = sections[(header.nfas as { index: number }).index]!;
+  return base + index[1] + 4 * (rule * BANK_ROW + field);
+}
 
 /** A copy of the file with its header rewritten by `edit`, the sections after it as they were. */
 function withHeader(edit: (header: Record<string, unknown>) => void): Uint8Array {
@@ -100,8 +144,7 @@ describe('built tables', () => {
       const mine = loaded.rules[i]!;
       expect(mine.maxLength).toBe(rule.maxLength);
       expect(mine.structuralMaxLength).toBe(rule.structuralMaxLength);
-      if (rule.keyword) return;
-      // Format 2: the always-on rules' automata come as sections, not JSON (issue 19 §4).
+      // Format 3: every rule's automaton comes from the bank, not JSON (issue 19 §2).
       const { nfa } = mine;
       for (const key of ['start', 'final', 'sets'] as const)
         expect(nfa[key]).toEqual(rule.nfa[key]);
@@ -116,6 +159,7 @@ describe('built tables', () => {
       ] as const) {
         expect([...nfa[key]]).toEqual([...rule.nfa[key]]);
       }
+      if (rule.keyword) return;
       expect(mine.startClasses).toEqual(rule.startClasses);
       expect(mine.deferral ?? null).toEqual(rule.deferral ?? null);
     });
@@ -210,45 +254,89 @@ describe('built tables', () => {
     expect(() => fromFile(withHeader(edit))).toThrow(BuiltTablesError);
   });
 
-  it.each([
-    ['an end state outside the automaton', (nfa: Record<string, number>) => (nfa.start = 1e6)],
-    ['a distance section of another length', (nfa: Record<string, number>) => (nfa.dist = nfa.to!)],
-    [
-      'a set section that is not ranges',
-      (nfa: Record<string, number>) => (nfa.ranges = nfa.setOf!),
-    ],
+  /** The first always-on rule, and text its first example makes it match. */
+  const alwaysOn = reference.rules.findIndex((r) => !r.keyword);
+  const alwaysOnText = `x ${builtinPackJson().rules[alwaysOn]!.examples.match[0]!} y`;
+  const row = (field: number): number =>
+    new DataView(file.buffer, file.byteOffset).getInt32(fieldAt(alwaysOn, field), true);
+
+  it.each<[string, number, () => number]>([
+    ['an end state outside the automaton', BANK_FIELD.start, () => 1e6],
+    ['no states', BANK_FIELD.states, () => 0],
+    ['its states outside the column', BANK_FIELD.stateAt, () => 1e8],
+    ['one set more than its ranges hold', BANK_FIELD.sets, () => row(BANK_FIELD.sets) + 1],
+    ['its free edges outside the column', BANK_FIELD.epsAt, () => 1e8],
+    ['more jumps than the column holds', BANK_FIELD.jumps, () => 1e8],
+    ['a negative place for its conditions', BANK_FIELD.condAt, () => -1],
   ])(
     "refuse an always-on rule's automaton with %s when it first runs: every scan fails closed",
-    (_, edit) => {
-      let id = '';
-      const broken = withHeader((h) => {
-        const rules = h.rules as ({ nfa: Record<string, number> } | null)[];
-        const at = rules.findIndex((r) => r !== null);
-        id = (h.specs as { spec: { id: string } }[])[at]!.spec.id;
-        edit(rules[at]!.nfa);
-      });
-      const pack = fromFile(broken);
+    (_, field, value) => {
+      const broken = withBankField(alwaysOn, field, value());
+      const pack = loadBuiltTables(
+        decodeBuiltTables(broken, { digest: dataDigest, wholeFileChecked: true }),
+      );
       // Loaded without decoding it; refused in the scan that first runs it.
       expect(scanText(pack, 'hi\n')).toEqual(scanText(reference, 'hi\n'));
-      const example = builtinPackJson().rules.find((r) => r.id === id)!.examples.match[0]!;
-      const outcome = scanText(pack, `x ${example} y`);
+      const outcome = scanText(pack, alwaysOnText);
       expect(outcome.blocked).toBe(true);
       expect(outcome.events.map((e) => e.type)).toContain('error');
     },
   );
 
-  it('decode a rule only when it runs; one with broken data fails its scan closed', () => {
+  it('decode a rule only when it runs; a bank laid out wrong fails its scan closed', () => {
     const broken = withHeader((h) => {
-      const specs = h.specs as { text: [number, number] }[];
-      // Every rule's text now starts one byte late: not JSON, found when a rule first runs.
-      for (const spec of specs) spec.text[0] += 1;
+      const nfas = h.nfas as Record<string, number>;
+      // The index names the states' column (u8): not an index, found when a rule first runs.
+      nfas.index = nfas.setOf!;
     });
-    const pack = fromFile(broken);
-    // Loaded and used without reading any rule's data: plain text starts no rule.
+    const pack = loadBuiltTables(
+      decodeBuiltTables(broken, { digest: dataDigest, wholeFileChecked: true }),
+    );
+    // Loaded and used without reading any rule's automaton: plain text starts no rule.
     expect(scanText(pack, 'hi\n')).toEqual(scanText(reference, 'hi\n'));
     const example = builtinPackJson().rules.find((r) => r.examples.match.length > 0)!;
     const outcome = scanText(pack, `x ${example.examples.match[0]} y`);
     expect(outcome.blocked).toBe(true);
     expect(outcome.events.map((e) => e.type)).toContain('error');
   });
+
+  it('carry, for the csg bundle, unit misses equal to the ones the scanner builds', () => {
+    const carried = fromFile(withMisses);
+    const fresh = checked();
+    expect(warm.automata.length).toBeGreaterThan(0);
+    for (const { subset } of warm.automata) {
+      const mine = carried.keywordAutomaton(subset.map((i) => carried.rules[i]!))!;
+      // Adopted at load: the first scan builds none (docs/cli-startup.md, issue 19 §2).
+      expect(unitMissesBuilt(mine)).toBe(true);
+      const rules = subset.map((i) => fresh.rules[i]!);
+      const automaton = fresh.keywordAutomaton(rules)!;
+      expect(unitMissesBuilt(automaton)).toBe(false);
+      runToEnd(warmBigramSteps(rules, automaton, fresh.alphabet));
+      const want = cachedUnitMisses(automaton)!;
+      const got = cachedUnitMisses(mine)!;
+      expect(got.third).toEqual(want.third);
+      expect(got.fourth).toEqual(want.fourth);
+      expect(want.third.some((v) => v !== 0)).toBe(true);
+      expect(want.fourth.some((v) => v !== 0)).toBe(true);
+    }
+    // The page's file (no option) leaves them to the scanner (misses-after-total.test.ts).
+    const plain = fromFile();
+    const { subset } = warm.automata[0]!;
+    expect(unitMissesBuilt(plain.keywordAutomaton(subset.map((i) => plain.rules[i]!))!)).toBe(
+      false,
+    );
+  }, 60_000);
+
+  it('guard any text in any chunks with the carried misses exactly as the checked path', () => {
+    // The misses prune from the first unit here; the reference never builds them (its
+    // scans read fewer than `missesAfter` units), so this compares pruned with unpruned.
+    const carried = fromFile(withMisses);
+    fc.assert(
+      fc.property(textArbitrary(builtinPackJson()), cutsArbitrary, (text, cuts) => {
+        const chunks = cut(text, cuts);
+        expect(scanChunks(carried, chunks)).toEqual(scanChunks(reference, chunks));
+      }),
+      { numRuns: Math.min(PROPERTY_RUNS, 300) },
+    );
+  }, 120_000);
 });
