@@ -9,7 +9,9 @@
  * column is stored in the narrowest unsigned type its values fit (`narrowest`),
  * a state's target only where it is not the next state (nine in ten are), its
  * free edges as a count per state, its conditional edges (a few hundred in the
- * built-in packs) as a list. The distances to the final state are computed at
+ * built-in packs) as a list, its sets as indices into the pack's distinct sets
+ * (503 for the built-in packs' 4,291, decoded and interned once). The
+ * distances to the final state are computed at
  * decode (nfa-analysis.ts), as the JSON path computes them: linear, and not
  * worth a column.
  *
@@ -40,12 +42,11 @@ export const BANK_FIELD = {
   /** First triple in `conds` (`[state, target, condition]`), and how many. */
   condAt: 7,
   conds: 8,
-  /** First entry in `setStart` (the rule's sets + 1 entries, relative to rangeAt). */
+  /** First of the rule's sets in `setIds`, and how many. */
   setAt: 9,
   sets: 10,
-  rangeAt: 11,
 } as const;
-export const BANK_ROW = 12;
+export const BANK_ROW = 11;
 const {
   start: START,
   final: FINAL,
@@ -58,7 +59,6 @@ const {
   conds: CONDS,
   setAt: SET_AT,
   sets: SETS,
-  rangeAt: RANGE_AT,
 } = BANK_FIELD;
 
 /** Section indices of the bank's columns (built-tables.ts `BuiltHeader.nfas`). */
@@ -74,8 +74,10 @@ export interface BuiltNfaBank {
   jumps: number;
   /** `[state, target, condition]` per conditional edge, by state. */
   conds: number;
+  /** Per rule, its sets as indices into the pack's distinct sets. */
+  setIds: number;
+  /** The distinct sets: set k is `ranges[setStart[k] .. setStart[k + 1]]`, as `[lo, hi, …]`. */
   setStart: number;
-  /** Each set's `[lo, hi, …]`, one set after another. */
   ranges: number;
 }
 
@@ -115,8 +117,10 @@ export function encodeNfaBank(nfas: readonly Nfa[], add: (column: Column) => num
   const epsTo = new IntList();
   const jumps = new IntList();
   const conds = new IntList();
+  const setIds = new IntList();
   const setStart = new IntList();
   const ranges = new IntList();
+  const setId = new Map<string, number>();
   nfas.forEach((nfa, r) => {
     const row = r * BANK_ROW;
     const n = nfa.stateCount;
@@ -127,9 +131,8 @@ export function encodeNfaBank(nfas: readonly Nfa[], add: (column: Column) => num
     index[row + EPS_AT] = epsTo.length;
     index[row + JUMP_AT] = jumps.length / 2;
     index[row + COND_AT] = conds.length / 3;
-    index[row + SET_AT] = setStart.length;
+    index[row + SET_AT] = setIds.length;
     index[row + SETS] = nfa.sets.length;
-    index[row + RANGE_AT] = ranges.length;
     for (let s = 0; s < n; s++) {
       const set = nfa.setOf[s] as number;
       const to = nfa.to[s] as number;
@@ -150,13 +153,19 @@ export function encodeNfaBank(nfas: readonly Nfa[], add: (column: Column) => num
     }
     index[row + JUMPS] = jumps.length / 2 - (index[row + JUMP_AT] as number);
     index[row + CONDS] = conds.length / 3 - (index[row + COND_AT] as number);
-    const rangeAt = ranges.length;
     for (const set of nfa.sets) {
-      setStart.push(ranges.length - rangeAt);
-      for (const bound of set) ranges.push(bound);
+      const key = set.join();
+      let id = setId.get(key);
+      if (id === undefined) {
+        id = setId.size;
+        setId.set(key, id);
+        setStart.push(ranges.length);
+        for (const bound of set) ranges.push(bound);
+      }
+      setIds.push(id);
     }
-    setStart.push(ranges.length - rangeAt);
   });
+  setStart.push(ranges.length);
   return {
     index: add(index),
     setOf: add(narrowest(setOf.done())),
@@ -164,6 +173,7 @@ export function encodeNfaBank(nfas: readonly Nfa[], add: (column: Column) => num
     epsTo: add(narrowest(epsTo.done())),
     jumps: add(narrowest(jumps.done())),
     conds: add(narrowest(conds.done())),
+    setIds: add(narrowest(setIds.done())),
     setStart: add(narrowest(setStart.done())),
     ranges: add(narrowest(ranges.done())),
   };
@@ -177,8 +187,11 @@ export interface BankColumns {
   epsTo: Column;
   jumps: Column;
   conds: Column;
+  setIds: Column;
   setStart: Column;
   ranges: Column;
+  /** The distinct sets, checked and interned once, when the first rule is decoded. */
+  sets?: CharSet[];
 }
 
 /** Thrown for a bank laid out wrong; built-tables.ts maps it to its own error. */
@@ -200,8 +213,10 @@ function slice(column: Column, from: number, count: number, what: string): Int32
   return new Int32Array(column.subarray(from, from + count));
 }
 
-/** Each set's ranges: ascending, disjoint, not adjacent (char-set.ts); interned. */
-function setsOf(ranges: Int32Array, starts: Int32Array): CharSet[] {
+/** Each distinct set's ranges: ascending, disjoint, not adjacent (char-set.ts); interned. */
+function distinctSets(bank: BankColumns): CharSet[] {
+  const starts = slice(bank.setStart, 0, bank.setStart.length, 'the sets');
+  const ranges = slice(bank.ranges, 0, bank.ranges.length, 'the ranges');
   const sets: CharSet[] = [];
   for (let k = 0; k + 1 < starts.length; k++) {
     const from = starts[k] as number;
@@ -305,14 +320,13 @@ export function decodeBankNfa(bank: BankColumns, rule: number): RuleAnalysis {
   const final = row[FINAL] as number;
   if (start < 0 || start >= n || final < 0 || final >= n) refuse('an end state outside it');
   const setCount = row[SETS] as number;
-  const rangeStarts = slice(bank.setStart, row[SET_AT] as number, setCount + 1, 'the sets');
-  const ranges = slice(
-    bank.ranges,
-    row[RANGE_AT] as number,
-    Math.max(rangeStarts[setCount] as number, 0),
-    'the ranges',
-  );
-  const sets = setsOf(ranges, rangeStarts);
+  const distinct = (bank.sets ??= distinctSets(bank));
+  const sets: CharSet[] = [];
+  for (const id of slice(bank.setIds, row[SET_AT] as number, setCount, 'the sets')) {
+    const set = distinct[id];
+    if (set === undefined) refuse(`no set ${id}`);
+    sets.push(set);
+  }
   const setOf = slice(bank.setOf, row[STATE_AT] as number, n, 'the states');
   for (let s = 0; s < n; s++) {
     const set = (setOf[s] as number) - 1;

@@ -359,6 +359,7 @@ export function encodeBuiltTables(
       epsTo: -1,
       jumps: -1,
       conds: -1,
+      setIds: -1,
       setStart: -1,
       ranges: -1,
     },
@@ -606,6 +607,7 @@ function bankColumns(
     epsTo: column(nfas.epsTo),
     jumps: column(nfas.jumps),
     conds: column(nfas.conds),
+    setIds: column(nfas.setIds),
     setStart: column(nfas.setStart),
     ranges: column(nfas.ranges),
   };
