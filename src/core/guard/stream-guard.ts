@@ -159,31 +159,49 @@ export class StreamGuard {
     this.stats.chunks++;
     this.stats.chars += text.length;
     if (!this.blocked) {
-      const before = this.view.text.end;
-      this.input.append(text);
-      this.view.push(text);
-      const added = this.view.text.end - before;
-      // Tiny chunks (token deltas) are cheaper to scan directly than to index first.
-      if (this.hits !== null && added >= SHARED_PASS_MIN_CHUNK) {
-        const { text: retained, base } = this.view.text.view();
-        // Bigrams starting from the last unit of the previous chunk up to the next-to-last unit.
-        this.hits.compute(
-          retained,
-          base,
-          Math.max(this.view.text.start, before - 1),
-          this.view.text.end - 1,
-        );
-      }
-      this.scan(false);
+      this.take(text);
       if (!this.blocked) this.settle(false);
     }
     return this.result(started);
   }
 
-  /** Ends the stream: everything still held is decided and released. */
-  end(): GuardResult {
+  /** Appends a chunk and scans it (push, and end's last chunk). */
+  private take(text: string): void {
+    const before = this.view.text.end;
+    this.input.append(text);
+    this.view.push(text);
+    const added = this.view.text.end - before;
+    // Tiny chunks (token deltas) are cheaper to scan directly than to index first.
+    if (this.hits !== null && added >= SHARED_PASS_MIN_CHUNK) {
+      const { text: retained, base } = this.view.text.view();
+      // Bigrams starting from the last unit of the previous chunk up to the next-to-last unit.
+      this.hits.compute(
+        retained,
+        base,
+        Math.max(this.view.text.start, before - 1),
+        this.view.text.end - 1,
+      );
+    }
+    this.scan(false);
+  }
+
+  /**
+   * Ends the stream: everything still held is decided and released. `last`, when
+   * given, is a final chunk: the same output and events as `push(last)` then
+   * `end()`, in one result, without the hold, settle and trim a push does before
+   * the end decides everything anyway. A history document hands each message's
+   * text whole and ends it at once (stream-rewriter.ts `echo`, issue 19 §5); test:
+   * test/property/end-with-last-chunk.test.ts. The counters then count no hold
+   * between the two (there was none to show).
+   */
+  end(last = ''): GuardResult {
     if (this.ended) throw new Error('end() called twice');
     const started = this.options.now?.();
+    if (last.length > 0) {
+      this.stats.chunks++;
+      this.stats.chars += last.length;
+      if (!this.blocked) this.take(last);
+    }
     this.ended = true;
     if (!this.blocked) {
       this.view.end();

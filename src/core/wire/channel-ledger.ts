@@ -88,10 +88,19 @@ export class ChannelLedger {
     return from;
   }
 
-  finish(): void {
+  /**
+   * Ends the channel; `last` is its last text, fed with the end in one guard call
+   * (the same output as `feed(last)` then `finish()`).
+   */
+  finish(last = ''): void {
     if (this.finished) return;
     this.finished = true;
-    this.record(this.guard.end());
+    if (last.length > 0) {
+      this.recent.push(last);
+      if (this.recent.length === JOIN_EVERY) this.joinRecent();
+      this.fedLength += last.length;
+    }
+    this.record(this.guard.end(last));
   }
 
   private joinRecent(): void {

@@ -330,9 +330,11 @@ export class StreamRewriter {
   private echo(channel: string, text: string, span: SlotSpan): void {
     const ledger = this.ledger(channel);
     const seen = ledger.inputText;
-    if (text.startsWith(seen)) ledger.feed(text.slice(seen.length));
-    else this.report('echo-mismatch', channel);
-    ledger.finish();
+    if (text.startsWith(seen)) ledger.finish(text.slice(seen.length));
+    else {
+      this.report('echo-mismatch', channel);
+      ledger.finish();
+    }
     span.ledger = ledger;
     span.from = 0;
     span.to = ledger.fed;
