@@ -57,10 +57,10 @@ import { projectionEvents } from './projection-events.ts';
 export interface OutgoingSetup {
   pack: CompiledPack;
   /**
-   * Whether `pack` is warmed for the outgoing policy. A cold pack (its keyword
-   * automata not built yet: page-guard-config.ts) scans only a body with no keyword
-   * in it, with the rules without keywords (`outgoingKeywordFree`); any other body
-   * waits for the warm setup.
+   * Whether `pack` is warmed for the outgoing policy. A body with no keyword in it is
+   * scanned with the rules without keywords (`outgoingKeywordFree`), warm or not; a
+   * cold pack (its keyword automata not built yet: page-guard-config.ts) makes any
+   * other body wait for the warm setup.
    */
   warm: boolean;
   policy: Partial<OutgoingPolicy>;
@@ -207,14 +207,18 @@ async function guardSteps(
 
   const wrapped = applyEnvelopes(adapter, body, marks.pasted, setup.renderer);
   const scanned = { pack: setup.pack, policy: setup.policy };
-  if (!setup.warm && !outgoingKeywordFree(adapter, wrapped, scanned)) {
-    setup = await deps.warmSetup();
-  }
+  // A body with no keyword of a rule the policy keeps on (most prompts) is scanned with the
+  // rules without keywords, warm pack or not: the findings are the same (outgoingKeywordFree).
+  // Warm, the full scan still decoded the keyword rules that the prompt's last letters could
+  // begin (the partial-keyword check at the end of its push), a page's first request paying
+  // for them before its first token (issue 19 §4, docs/page-setup.md "Set-up, 3 December").
+  const keywordFree = outgoingKeywordFree(adapter, wrapped, scanned);
+  if (!setup.warm && !keywordFree) setup = await deps.warmSetup();
   await deps.pace?.();
   const dlp = guardOutgoingBody(adapter, wrapped, {
     pack: setup.pack,
     policy: setup.policy,
-    alwaysOnOnly: !setup.warm,
+    alwaysOnOnly: keywordFree,
   });
   const bound = adapter.integrityBound === true || deps.askInstead === true;
   // Integrity-bound: nothing is redacted in the copy, so the popup and the log say "warn".

@@ -10,6 +10,7 @@ import { decodeEnvelope } from '../../../src/core/outgoing/envelope-decode.ts';
 import { keywordOccursIn } from '../../../src/core/guard/keyword-presence.ts';
 import {
   type OutgoingFinding,
+  guardOutgoingBody,
   outgoingScanOptions,
 } from '../../../src/core/outgoing/outgoing-dlp.ts';
 import { getDefaultLabelPack } from '../../../src/core/outgoing/source-label-pack.ts';
@@ -288,6 +289,33 @@ describe('guardOutgoingRequestBody with a pack not warmed yet (page-guard-config
         expect(coldRun.reports).toEqual(warm.reports);
         expect(coldRun.asked).toEqual(warm.asked);
         expect(coldRun.warmed()).toBe(keywordOccursIn(pack, sending, [text]) ? 1 : 0);
+      }),
+      { numRuns: PROPERTY_RUNS / 10 },
+    );
+  });
+});
+
+describe('guardOutgoingRequestBody with a warm pack: a body without keywords (issue 19 §4)', () => {
+  /** The full scan: every active rule, keyword rules included (the slow path). */
+  const fullScan = (body: string) =>
+    guardOutgoingBody(openAiChatRequest, body, { pack: getCorePack(), alwaysOnOnly: false });
+  const spans = (findings: readonly { rule: string; start: number; end: number }[]) =>
+    findings.map((f) => [f.rule, f.start, f.end]);
+
+  it('for any message, finds, reports and sends what the full scan does', async () => {
+    await fc.assert(
+      fc.asyncProperty(textArbitrary(builtinPackJson()), async (text) => {
+        const body = bodyOf([{ role: 'user', content: text }]);
+        const expected = fullScan(body);
+        const h = harness({ answer: 'send' });
+        const outcome = await guardOutgoingRequestBody(openAiChatRequest, body, h.deps);
+        const reported = h.reports.flatMap((r) => r.events).filter((e) => e.type === 'match');
+        expect(spans(reported as { rule: string; start: number; end: number }[])).toEqual(
+          spans(expected.findings),
+        );
+        expect(outcome.send).toBe(expected.decision !== 'block');
+        if (outcome.send) expect(outcome.body).toBe(expected.body);
+        expect(h.warmed()).toBe(0);
       }),
       { numRuns: PROPERTY_RUNS / 10 },
     );
