@@ -168,6 +168,12 @@ function noMissesYet(): Int32Array {
  */
 const PEEK_UNITS = 8;
 
+/** Ranges up to this many units are stepped without the skip (`skipQuiet`). */
+const SHORT_SKIP_UNITS = 8;
+
+/** Whether short ranges are stepped unit by unit; off only in tests, for the skip. */
+export const shortSkip = { enabled: true };
+
 /** Whether new threads look ahead (`diesUnread`); off only in tests, for the slow path. */
 export const peekShortcut = { enabled: true };
 
@@ -620,7 +626,10 @@ export class Scanner {
       const last = to - 1;
       const entry = p;
       // The first hit the latest skip found (or `last`): a skip from at or before it stops there.
-      let found = -1;
+      // A range of a few units (a token-sized push) is stepped unit by unit, as the skip's
+      // reference does: there the skip has little to jump over and its set-up costs more
+      // than the steps it saves (issue 19 §3).
+      let found = to - p <= SHORT_SKIP_UNITS && shortSkip.enabled ? to : -1;
       while (p < to) {
         // Partial keywords at p begin at p - depth or later. Up to three units into one (and
         // past the entry, so the units before p are the visible ones before it), the skip
