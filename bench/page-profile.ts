@@ -1,12 +1,14 @@
 /**
  * Where the extension's time goes in the page's renderer (issue 19 §4/§5): a traced
- * run of the browser bench's set-up page (`setup`) or of its history load (`history`),
+ * run of the browser bench's set-up page (`setup`), of its history load (`history`)
+ * or of its live stream with the page's load (`stream`, as the bench's traced run:
+ * then also each long task in which guard code ran, with its guard functions),
  * with the built extension's content scripts rebuilt unminified (readable function
  * names) into a copy of dist/chrome. Prints, for the samples whose stack holds an
  * extension script, the self time per function and the inclusive time per function,
  * and the totals by script. Same trace categories and page as browser-render.ts.
  *
- *   npm run build && npx tsx bench/page-profile.ts setup|history [runs] [top]
+ *   npm run build && npx tsx bench/page-profile.ts setup|history|stream [runs] [top]
  *
  * A tool to find causes, not a measurement of record (the trace is of one run; the
  * machine is shared): `npm run bench -- --browser-only` gives the figures.
@@ -27,6 +29,7 @@ import {
 import { PAGE_SITE_ROUTES_ALIAS, STANDALONE_CONTENT_SCRIPTS } from '../vite.config.ts';
 import { SETUP_PATH, startServer } from './browser-render.ts';
 import type { TraceEvent } from './long-task-attribution.ts';
+import { longTaskReport } from './long-task-functions.ts';
 
 interface Frame {
   functionName?: string;
@@ -186,7 +189,12 @@ async function main() {
     await warm.close();
     for (let run = 0; run < runs; run++) {
       const page = await guarded.browser.newPage();
-      if (mode === 'history') {
+      if (mode === 'stream') {
+        // As browser-render.ts `tracedRun`: the page's load and the answer, one trace.
+        await page.tracing.start({ categories: CATEGORIES });
+        await page.goto(url, { waitUntil: 'load' });
+        await page.evaluate('window.runBench()');
+      } else if (mode === 'history') {
         await page.goto(url, { waitUntil: 'load' });
         await new Promise((r) => setTimeout(r, 1000));
         await page.tracing.start({ categories: CATEGORIES });
@@ -202,7 +210,9 @@ async function main() {
       const text = Buffer.from(trace!).toString('utf8');
       writeFileSync(join(tmpdir(), `csg-${mode}-${run}.trace.json`), text);
       const parsed = JSON.parse(text) as TraceEvent[] | { traceEvents: TraceEvent[] };
-      report(Array.isArray(parsed) ? parsed : parsed.traceEvents, guarded.extensionBase, url, top);
+      const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+      report(events, guarded.extensionBase, url, top);
+      if (mode === 'stream') console.log(longTaskReport(events, guarded.extensionBase, url, 12));
     }
   } finally {
     await guarded.close();
