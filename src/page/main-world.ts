@@ -33,7 +33,7 @@ import { installWebSocketHook } from './web-socket-hook.ts';
 import { installXhrHook } from './xhr-hook.ts';
 import { createPageChannelClient } from './page-channel-client.ts';
 import { createOutgoingHook, type OutgoingHook } from './outgoing-hook.ts';
-import { isChatRequestBody, requestVerdictOf } from './chat-request-probe.ts';
+import { isChatRequestBody, requestBodyAsRead, requestVerdictOf } from './chat-request-probe.ts';
 import { installXhrOutgoingHook } from './xhr-outgoing-hook.ts';
 import type { PageHookOptions } from './page-hook-options.ts';
 import { createRemoteGuards } from './remote-guard.ts';
@@ -108,12 +108,17 @@ const hookOptions: PageHookOptions = {
   stats: hookStats,
   prepareOutgoing,
   // Issue 18 §1: the answer to a chat-shaped request is guarded even when no adapter claims it.
-  chatRequest: (input, init) =>
-    requestVerdictOf(input, init, {
+  chatRequest: (input, init) => {
+    // A send the outgoing hook rebuilt: its body is the text the hook put in, read as
+    // the Request would read back (chat-request-probe.ts `requestBodyAsRead`), not cloned.
+    const sent = outgoingHook.sentText(input);
+    const read = sent === undefined ? undefined : requestBodyAsRead(sent);
+    return requestVerdictOf(input, read === undefined ? init : { body: read }, {
       baseUrl: () => document.baseURI,
       judge: pristine,
       ready: siteRoutesReady,
-    }),
+    });
+  },
   // The recognisers read the site routes, data the bridge sends first (page-site-routes.ts).
   ready: siteRoutesReady,
   reportFailure: (hook, reason) => void channel.send({ v: 1, type: 'hook-failed', hook, reason }),

@@ -48,6 +48,11 @@ export interface OutgoingHook {
    * this hook built (so the bridge can tell a site that refuses rewritten requests).
    */
   answered(input: unknown, status: number): void;
+  /**
+   * The body text of a Request this hook built (the guarded text it put there), for
+   * one whose format is text; undefined for any other input.
+   */
+  sentText(input: unknown): string | undefined;
 }
 function headersOf(input: RequestInfo | URL, init: RequestInit | undefined): Headers {
   if (init?.headers !== undefined) return new Headers(init.headers);
@@ -111,8 +116,8 @@ function refusal(): TypeError {
 }
 
 export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
-  /** The Requests built from a verdict → the verdict's id. */
-  const sent = weakMap<object, string | undefined>();
+  /** The Requests built from a verdict → the verdict's id and, for a text format, its body. */
+  const sent = weakMap<object, { id: string | undefined; text: string | undefined }>();
   const guard = async (
     request: OutgoingRequest,
     bytes: boolean,
@@ -131,16 +136,17 @@ export function createOutgoingHook(deps: OutgoingHookDeps): OutgoingHook {
     // Request is cloned, so even its body stays unread).
     const base = new Request(input instanceof Request ? input.clone() : request.url, init);
     const guarded = new Request(base, { body: bytes ? bytesOf(verdict.body) : verdict.body });
-    sent.set(guarded, verdict.id);
+    sent.set(guarded, { id: verdict.id, text: bytes ? undefined : verdict.body });
     return [guarded];
   };
 
   return {
     answered(input, status) {
       // WeakMap.get answers undefined for a key that is no object (a URL string).
-      const id = sent.get(input as object);
+      const id = sent.get(input as object)?.id;
       if (id !== undefined) deps.answered?.(id, status);
     },
+    sentText: (input) => sent.get(input as object)?.text,
     prepare(input, init) {
       let request: OutgoingRequest;
       let bytes: boolean;
