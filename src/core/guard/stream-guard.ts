@@ -87,7 +87,7 @@ interface Continuation {
 
 export class StreamGuard {
   /** The input as pushed: what is released, and what event offsets count in (no validator reads it). */
-  private readonly input = new InputText(true, 1);
+  private input = new InputText(true, 1);
   /** The input as a person sees it: what the scanners read (rendered-view.ts). */
   private readonly view = new RenderedView();
   /** Each active rule's action: shared by the guards of this pack and options (guard-plan.ts). */
@@ -550,8 +550,9 @@ export class StreamGuard {
     this.outMore = null;
     const pieces = this.pieces ?? NO_PIECES;
     this.pieces = null;
-    this.trim();
+    // Before the trim: a trim at the end may drop the input (`trim`).
     const held = this.blocked ? 0 : this.input.end - this.emitPos;
+    this.trim();
     this.stats.held = held;
     if (held > 0 && !this.ended) {
       this.stats.holds++;
@@ -571,7 +572,12 @@ export class StreamGuard {
   private trim(): void {
     if (this.blocked || this.ended) {
       this.view.trimBefore(this.view.text.end);
-      this.input.trimBefore(this.input.end);
+      // Nothing reads the input after a block or the end (every event offset was counted
+      // before this result), so it is dropped, not trimmed: a trim counts the code points
+      // of all it forgets, every unit of a history message (issue 19 §5). A fresh empty
+      // one each, not one shared: no state can pass between streams.
+      if (!dropAtEnd.enabled) this.input.trimBefore(this.input.end);
+      else if (this.input.end > 0) this.input = new InputText(true, 1);
       return;
     }
     if (this.view.text.end - this.trimmedAt < trimStride.units) return;
@@ -590,6 +596,12 @@ export class StreamGuard {
  */
 const NO_EVENTS: readonly GuardEvent[] = Object.freeze([]);
 const NO_PIECES: readonly ReleasePiece[] = Object.freeze([]);
+
+/**
+ * Whether a guard drops its input at a block or the end instead of trimming it
+ * (`trim`). A holder so test/property/drop-at-end.test.ts can run the slow path.
+ */
+export const dropAtEnd = { enabled: true };
 
 /**
  * View units a stream grows between two trims (`trim`): memory stays bounded (at most
