@@ -13,25 +13,12 @@ import { copilotRequest } from '../../../src/core/wire/requests/copilot-request.
 import { detectRequestAdapter } from '../../../src/core/wire/requests/request-registry.ts';
 import { SOCKET_SEND } from '../../../src/core/wire/requests/request-recognisers.ts';
 import { type SendQueue, sendInOrder } from '../../../src/page/socket-send-queue.ts';
-import type { GuardAnswer, GuardReport } from '../../../src/protocol/guard-reports.ts';
+import { noMarks } from '../../support/no-marks.ts';
 import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
 import { hookWith } from '../../support/outgoing-pair.ts';
 
 const URL_COPILOT = 'wss://copilot.microsoft.com/c/api/chat?api-version=2';
 const OTHER_SOCKET = 'wss://chat.example/ws/notifications';
-
-const noMarks = (m: GuardReport): GuardAnswer[] =>
-  m.type === 'outgoing-lookup'
-    ? [
-        {
-          v: 1,
-          type: 'outgoing-lookup-result',
-          requestId: m.requestId,
-          pasted: [],
-          referenceOnly: [],
-        },
-      ]
-    : [];
 
 const setOptions = JSON.stringify({
   event: 'setOptions',

@@ -8,24 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { byteStringOf } from '../../../src/core/wire/byte-string.ts';
 import { kimiRequest } from '../../../src/core/wire/requests/kimi-request.ts';
-import type { GuardAnswer, GuardReport } from '../../../src/protocol/guard-reports.ts';
+import { noMarks } from '../../support/no-marks.ts';
 import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
 import { hookWith } from '../../support/outgoing-pair.ts';
 
 const URL_KIMI = 'https://www.kimi.com/apiv2/kimi.gateway.chat.v1.ChatService/Chat';
-
-const noMarks = (m: GuardReport): GuardAnswer[] =>
-  m.type === 'outgoing-lookup'
-    ? [
-        {
-          v: 1,
-          type: 'outgoing-lookup-result',
-          requestId: m.requestId,
-          pasted: [],
-          referenceOnly: [],
-        },
-      ]
-    : [];
 
 /** An envelope as Kimi's client writes it (Node's own UInt32BE). */
 function envelope(value: unknown): Uint8Array<ArrayBuffer> {

@@ -7,24 +7,11 @@
  * like a network error (TypeError).
  */
 import { describe, expect, it } from 'vitest';
-import type { GuardAnswer, GuardReport } from '../../../src/protocol/guard-reports.ts';
+import { noMarks } from '../../support/no-marks.ts';
 import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
 import { hookWith } from '../../support/outgoing-pair.ts';
 
 const URL_CHAT = 'https://chat.example/v1/chat/completions';
-
-const noMarks = (m: GuardReport): GuardAnswer[] =>
-  m.type === 'outgoing-lookup'
-    ? [
-        {
-          v: 1,
-          type: 'outgoing-lookup-result',
-          requestId: m.requestId,
-          pasted: [],
-          referenceOnly: [],
-        },
-      ]
-    : [];
 
 const chatInit = (content: string): RequestInit => ({
   method: 'POST',

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { requestBodyAsRead, requestVerdictOf } from '../../../src/page/chat-request-probe.ts';
-import type { GuardAnswer, GuardReport } from '../../../src/protocol/guard-reports.ts';
+import { noMarks } from '../../support/no-marks.ts';
 import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
 import { fakeGithubToken } from '../../mock-chat/scripted-answers.ts';
 import { hookWith } from '../../support/outgoing-pair.ts';
@@ -31,19 +31,6 @@ const bodies = fc.oneof(
     .string({ unit: 'binary' })
     .map((content) => JSON.stringify({ model: 'm', messages: [{ role: 'user', content }] })),
 );
-
-const noMarks = (m: GuardReport): GuardAnswer[] =>
-  m.type === 'outgoing-lookup'
-    ? [
-        {
-          v: 1,
-          type: 'outgoing-lookup-result',
-          requestId: m.requestId,
-          pasted: [],
-          referenceOnly: [],
-        },
-      ]
-    : [];
 
 describe('requestBodyAsRead', () => {
   it('for any text, reads what cloning the Request and reading it does, and judges alike', async () => {
