@@ -8,18 +8,9 @@
  * on its own) returns, and holds as much.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { probeShortcut } from '../../src/core/guard/scanner.ts';
-import type { GuardOptions } from '../../src/core/guard/stream-guard.ts';
-import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
-import { SHIPPED_AND_PII_REDACTED, proseOf, stepsWithShortcut } from '../support/guard-steps.ts';
-import { PROPERTY_RUNS, splitBySizes } from '../support/text-arbitraries.ts';
-
-const pack = getCorePack();
-
-function run(chunks: readonly string[], options: GuardOptions, shortcut: boolean): unknown[] {
-  return stepsWithShortcut(probeShortcut, shortcut, pack, chunks, options);
-}
+import { proseOf, shortcutDifferential } from '../support/guard-steps.ts';
 
 const word = fc.oneof(
   fc.stringMatching(/^[a-z]{1,9}$/),
@@ -38,17 +29,5 @@ const prose = proseOf(word, value, gap);
 const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 16 });
 
 describe('deferred probes asked at once (issue 19 §3)', () => {
-  it.each(SHIPPED_AND_PII_REDACTED)(
-    'every push equals the slow path (%s)',
-    { timeout: 300_000 },
-    (_how, options) => {
-      fc.assert(
-        fc.property(prose, sizes, (text, lengths) => {
-          const chunks = splitBySizes(text, lengths);
-          expect(run(chunks, options, true)).toEqual(run(chunks, options, false));
-        }),
-        { numRuns: Math.ceil(PROPERTY_RUNS / 2) },
-      );
-    },
-  );
+  shortcutDifferential('every push equals the slow path', probeShortcut, prose, sizes);
 });

@@ -7,18 +7,9 @@
  * push returns what it returns with every thread started, and holds as much.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { secondUnitFilter } from '../../src/core/guard/second-unit-filter.ts';
-import type { GuardOptions } from '../../src/core/guard/stream-guard.ts';
-import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
-import { SHIPPED_AND_PII_REDACTED, proseOf, stepsWithShortcut } from '../support/guard-steps.ts';
-import { PROPERTY_RUNS, splitBySizes } from '../support/text-arbitraries.ts';
-
-const pack = getCorePack();
-
-function run(chunks: readonly string[], options: GuardOptions, filter: boolean): unknown[] {
-  return stepsWithShortcut(secondUnitFilter, filter, pack, chunks, options);
-}
+import { proseOf, shortcutDifferential } from '../support/guard-steps.ts';
 
 const word = fc.oneof(
   fc.stringMatching(/^[A-Za-z]{1,9}$/),
@@ -43,17 +34,5 @@ const prose = proseOf(word, value, gap);
 const sizes = fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 16 });
 
 describe('always-on starts filtered by their second unit (issue 19 §3)', () => {
-  it.each(SHIPPED_AND_PII_REDACTED)(
-    'every push equals starting every thread (%s)',
-    { timeout: 300_000 },
-    (_how, options) => {
-      fc.assert(
-        fc.property(prose, sizes, (text, lengths) => {
-          const chunks = splitBySizes(text, lengths);
-          expect(run(chunks, options, true)).toEqual(run(chunks, options, false));
-        }),
-        { numRuns: Math.ceil(PROPERTY_RUNS / 2) },
-      );
-    },
-  );
+  shortcutDifferential('every push equals starting every thread', secondUnitFilter, prose, sizes);
 });

@@ -6,19 +6,13 @@
  * hold equal those of the guard that always takes the skip (`shortSkip` off).
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { shortSkip } from '../../src/core/guard/scanner.ts';
-import type { GuardOptions } from '../../src/core/guard/stream-guard.ts';
 import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
-import { SHIPPED_AND_PII_REDACTED, proseOf, stepsWithShortcut } from '../support/guard-steps.ts';
-import { PROPERTY_RUNS, splitBySizes } from '../support/text-arbitraries.ts';
+import { proseOf, shortcutDifferential } from '../support/guard-steps.ts';
 
 const pack = getCorePack();
 const keywords = [...new Set(pack.rules.flatMap((r) => r.keywords ?? []))];
-
-function run(chunks: readonly string[], options: GuardOptions, on: boolean): unknown[] {
-  return stepsWithShortcut(shortSkip, on, pack, chunks, options);
-}
 
 const word = fc.oneof(
   fc.stringMatching(/^[a-zA-Z]{1,9}$/),
@@ -50,17 +44,5 @@ const sizes = fc.array(
 );
 
 describe('short quiet ranges stepped unit by unit (issue 19 §3)', () => {
-  it.each(SHIPPED_AND_PII_REDACTED)(
-    'every push equals the skip (%s)',
-    { timeout: 300_000 },
-    (_how, options) => {
-      fc.assert(
-        fc.property(prose, sizes, (text, lengths) => {
-          const chunks = splitBySizes(text, lengths);
-          expect(run(chunks, options, true)).toEqual(run(chunks, options, false));
-        }),
-        { numRuns: Math.ceil(PROPERTY_RUNS / 2) },
-      );
-    },
-  );
+  shortcutDifferential('every push equals the skip', shortSkip, prose, sizes);
 });

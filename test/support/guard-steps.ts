@@ -5,8 +5,11 @@
  * of quiet probes, second-unit filtering, spawn look-ahead and the trim stride.
  */
 import fc from 'fast-check';
+import { expect, it } from 'vitest';
 import { type GuardOptions, StreamGuard } from '../../src/core/guard/stream-guard.ts';
+import { getCorePack } from '../../src/core/rules/builtin-packs.ts';
 import type { CompiledPack } from '../../src/core/rules/compile-pack.ts';
+import { PROPERTY_RUNS, splitBySizes } from './text-arbitraries.ts';
 
 /** Every push's result and `heldUnits`, then the end's result and counters. */
 export function guardSteps(
@@ -67,3 +70,29 @@ export const SHIPPED_AND_PII_REDACTED: [string, GuardOptions][] = [
   ['as shipped', {}],
   ['with PII redacted', { policy: { pii: 'redact' } }],
 ];
+
+/**
+ * The differential every shortcut of issue 19 §3 is held to, as an `it` per option set of
+ * `SHIPPED_AND_PII_REDACTED`: for any text of `texts` split by any `sizes`, every push's
+ * result and hold, and the end's, equal those of the same guard with the shortcut off.
+ * Call it inside a `describe`; `title` gets the option set's name appended.
+ */
+export function shortcutDifferential(
+  title: string,
+  shortcut: { enabled: boolean },
+  texts: fc.Arbitrary<string>,
+  sizes: fc.Arbitrary<number[]>,
+  pack: CompiledPack = getCorePack(),
+): void {
+  it.each(SHIPPED_AND_PII_REDACTED)(`${title} (%s)`, { timeout: 300_000 }, (_how, options) => {
+    fc.assert(
+      fc.property(texts, sizes, (text, lengths) => {
+        const chunks = splitBySizes(text, lengths);
+        expect(stepsWithShortcut(shortcut, true, pack, chunks, options)).toEqual(
+          stepsWithShortcut(shortcut, false, pack, chunks, options),
+        );
+      }),
+      { numRuns: Math.ceil(PROPERTY_RUNS / 2) },
+    );
+  });
+}
