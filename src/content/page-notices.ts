@@ -10,6 +10,12 @@
  * without interrupting; colours follow `prefers-color-scheme`. Redaction
  * notices dismiss themselves after a few seconds; blocks and failures stay
  * until the person closes them.
+ *
+ * Only the newest notice is shown whole: an older redaction notice folds to one line
+ * (its text cut with an ellipsis, no buttons but close) that opens again on a click or
+ * Enter. Three whole cards stacked in the corner covered the top of the answer they were
+ * about (the demo's first screenshot, stop 27). Warnings and errors never fold: a block
+ * or a failure must be read.
  */
 
 export const NOTICE_HOST_TAG = 'chat-stream-guard-notices';
@@ -62,7 +68,7 @@ const STYLE = `
   border: 1px solid var(--border); border-inline-start: 4px solid var(--info);
   border-radius: 8px; padding: 8px 10px; box-shadow: 0 2px 10px rgb(0 0 0 / 0.18);
 }
-.notice { display: grid; grid-template-columns: 1fr auto; gap: 4px 8px; inline-size: 100%; }
+.notice { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 8px; inline-size: 100%; }
 .notice[data-tone="warning"] { border-inline-start-color: var(--warning); }
 .notice[data-tone="error"] { border-inline-start-color: var(--error); }
 .holding { color: var(--muted); padding: 4px 10px; font-size: 12px; }
@@ -70,6 +76,12 @@ const STYLE = `
 .text { margin: 0; }
 .actions { grid-column: 1 / -1; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .hint { margin: 0; color: var(--muted); font-size: 12px; }
+.notice[data-folded] { padding: 3px 10px; }
+.notice[data-folded] .text {
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; cursor: pointer;
+}
+.notice[data-folded] .text:focus-visible { outline: 2px solid var(--info); outline-offset: 1px; }
+.notice[data-folded] .actions { display: none; }
 button {
   font: inherit; color: var(--info); background: transparent; cursor: pointer;
   border: 1px solid var(--border); border-radius: 6px; padding: 2px 8px;
@@ -141,6 +153,7 @@ export class PageNotices {
     });
     actions.append(open);
     notice.append(paragraph, close, actions);
+    for (const older of this.keys.values()) fold(older);
     list.append(notice);
     this.keys.set(key, notice);
 
@@ -169,6 +182,11 @@ export class PageNotices {
     const key = notice.dataset.key;
     if (key !== undefined) this.keys.delete(key);
     notice.remove();
+  }
+
+  /** Keys of the notices shown folded to one line now (for tests). */
+  get folded(): string[] {
+    return [...this.keys].filter(([, n]) => n.dataset.folded !== undefined).map(([k]) => k);
   }
 
   /** Builds the host and its closed shadow root on first use. */
@@ -213,4 +231,35 @@ export class PageNotices {
     (doc.documentElement ?? doc).append(host);
     return { list: this.list as HTMLElement, holdingLine: this.holdingLine as HTMLElement };
   }
+}
+
+/**
+ * Folds an info notice to one line. Its text becomes the control that opens it again (a
+ * click, or Enter/Space with focus), so the close button is never nested in another control.
+ * Warnings and errors stay whole.
+ */
+function fold(notice: HTMLElement): void {
+  const text = notice.querySelector<HTMLElement>('.text');
+  if (notice.dataset.tone !== 'info' || notice.dataset.folded !== undefined || text === null) {
+    return;
+  }
+  notice.dataset.folded = '';
+  text.tabIndex = 0;
+  text.setAttribute('role', 'button');
+  text.setAttribute('aria-expanded', 'false');
+  const unfold = (): void => {
+    delete notice.dataset.folded;
+    text.removeAttribute('tabindex');
+    text.removeAttribute('role');
+    text.removeAttribute('aria-expanded');
+    text.removeEventListener('click', unfold);
+    text.removeEventListener('keydown', onKey);
+  };
+  const onKey = (event: KeyboardEvent): void => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    unfold();
+  };
+  text.addEventListener('click', unfold);
+  text.addEventListener('keydown', onKey);
 }
