@@ -18,8 +18,9 @@ import { dataDigest } from '../core/rules/data-digest.ts';
 import {
   BuiltTablesError,
   decodeBuiltTables,
-  loadBuiltTables,
+  loadBuiltTablesSteps,
 } from '../core/rules/built-tables.ts';
+import { runToEnd } from '../core/guard/run-to-end.ts';
 import type { CompileOptions, CompiledPack } from '../core/rules/compiled-pack.ts';
 import { base64ToBytes } from '../protocol/base64.ts';
 
@@ -56,22 +57,34 @@ export function deliveredBuiltBytes(built: unknown): Uint8Array {
 }
 
 /**
- * The pack `built` holds, compiled with `options` (the page's allowedImageHosts,
- * as the background compiled it). Throws BuiltTablesError when anything does not
- * check.
+ * The pack `built` holds, compiled with `options` (the page's allowedImageHosts, as
+ * the background compiled it). Throws BuiltTablesError when anything does not check.
  */
 export function loadDeliveredBuiltTables(built: unknown, options: CompileOptions): CompiledPack {
+  return runToEnd(loadDeliveredBuiltTablesSteps(built, options));
+}
+
+/**
+ * `loadDeliveredBuiltTables` in steps for the page's pacer (issue 19 §4): the bytes
+ * and their digest, the layout, then the pack's load and each table's seeding
+ * (built-tables.ts `loadBuiltTablesSteps`). As one step it was a guard long task
+ * (36-69 ms in traced page loads, docs/page-setup.md "The guard long task").
+ */
+export function* loadDeliveredBuiltTablesSteps(
+  built: unknown,
+  options: CompileOptions,
+): Generator<void, CompiledPack, void> {
   const bytes = deliveredBuiltBytes(built);
+  yield;
   try {
-    return loadBuiltTables(
-      decodeBuiltTables(bytes, {
-        digest: dataDigest,
-        text: asciiText,
-        // `deliveredBuiltBytes` compared the digest of every byte, the rules' data included.
-        wholeFileChecked: true,
-      }),
-      options,
-    );
+    const tables = decodeBuiltTables(bytes, {
+      digest: dataDigest,
+      text: asciiText,
+      // `deliveredBuiltBytes` compared the digest of every byte, the rules' data included.
+      wholeFileChecked: true,
+    });
+    yield;
+    return yield* loadBuiltTablesSteps(tables, options);
   } catch (error) {
     // A layout the decoder did not foresee (a header field of the wrong type) is refused too.
     if (error instanceof BuiltTablesError) throw error;

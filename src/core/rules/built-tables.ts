@@ -477,6 +477,12 @@ function bytesPer(type: SectionType): number {
   return type === 'u8' ? 1 : type === 'u16' ? 2 : 4;
 }
 
+/** A trie's goto rows and code unit → symbol table, rebuilt from the file. */
+export interface TrieTables {
+  goto: Int32Array;
+  symbolOf: Uint16Array;
+}
+
 /** The file's tables as views of its bytes, its layout checked. */
 export interface BuiltTables {
   header: BuiltHeader;
@@ -484,8 +490,8 @@ export interface BuiltTables {
   section(index: number, type: SectionType, length: number): View;
   /** ASCII bytes as a string (the caller's fastest way; `asciiText` by default). */
   text(ascii: Uint8Array): string;
-  /** Each trie's goto rows once rebuilt: automata on one trie share them, as built. */
-  gotos: Int32Array[];
+  /** Each trie's goto rows and symbol table once rebuilt: automata on one trie share them. */
+  gotos: TrieTables[];
   /**
    * The rules' automata (`BuiltHeader.nfas`) as views, once the tail has the digest the
    * head records (computed once, on first use); throws CompiledPackError when it has not.
@@ -634,6 +640,31 @@ function checkRows(start: Int32Array, items: number, what: string): void {
   }
 }
 
+/**
+ * Trie `index`'s goto rows and symbol table, rebuilt once: the automata on one trie
+ * share them, as built (neither is written after it is built).
+ */
+function trieGoto(tables: BuiltTables, index: number): TrieTables {
+  const known = tables.gotos[index];
+  if (known !== undefined) return known;
+  const { section, header } = tables;
+  const trie = header.tries[index];
+  if (trie === undefined) throw new BuiltTablesError(`no trie ${index}`);
+  const n = trie.nodeCount;
+  const symbols = header.sections[trie.symbolUnits]?.[2] ?? -1;
+  const built = {
+    goto: gotoRows(
+      trie,
+      section(trie.parent, 'i32', n) as Int32Array,
+      section(trie.edge, 'i32', n) as Int32Array,
+      section(trie.fail, 'i32', n) as Int32Array,
+    ),
+    symbolOf: symbolTable(section(trie.symbolUnits, 'i32', symbols)),
+  };
+  tables.gotos[index] = built;
+  return built;
+}
+
 function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number): KeywordAutomaton {
   const { section, header } = tables;
   const trie = header.tries[entry.trie];
@@ -682,20 +713,14 @@ function automatonOf(tables: BuiltTables, entry: BuiltAutomaton, rules: number):
       }
     }
   }
-  const fail = section(trie.fail, 'i32', n) as Int32Array;
-  const goto = (tables.gotos[entry.trie] ??= gotoRows(
-    trie,
-    section(trie.parent, 'i32', n) as Int32Array,
-    section(trie.edge, 'i32', n) as Int32Array,
-    fail,
-  ));
+  const { goto, symbolOf } = trieGoto(tables, entry.trie);
   return new KeywordAutomaton({
-    symbolOf: symbolTable(section(trie.symbolUnits, 'i32', length(trie.symbolUnits))),
+    symbolOf,
     symbols: trie.symbols,
     hasOutput: section(entry.hasOutput, 'u8', n) as Uint8Array,
     goto,
     depth: section(trie.depth, 'i32', n) as Int32Array,
-    fail,
+    fail: section(trie.fail, 'i32', n) as Int32Array,
     outputs: listed(section(entry.outputOf, 'i32', n), outputLists, 'an output'),
     extendingRules: listed(section(entry.extendingOf, 'i32', n), extendingLists, 'an extending'),
     nodeCount: n,
@@ -752,6 +777,19 @@ function builtRuleAutomaton(tables: BuiltTables, i: number): RuleAutomaton {
  * tables. Throws BuiltTablesError when the tables are not laid out right.
  */
 export function loadBuiltTables(tables: BuiltTables, options: CompileOptions = {}): CompiledPack {
+  return runToEnd(loadBuiltTablesSteps(tables, options));
+}
+
+/**
+ * `loadBuiltTables` in steps, for a page that paces them across tasks (issue 19 §4:
+ * one step of it all was a guard long task, docs/page-setup.md): the pack's
+ * assembly in its steps, then `seedBuiltTablesSteps`. What it returns does not
+ * depend on how the steps are spread.
+ */
+export function* loadBuiltTablesSteps(
+  tables: BuiltTables,
+  options: CompileOptions = {},
+): Generator<void, CompiledPack, void> {
   const { header } = tables;
   const { name, version } = header.pack;
   if (header.specs.length !== header.pack.rules || header.specs.length === 0) {
@@ -759,10 +797,9 @@ export function loadBuiltTables(tables: BuiltTables, options: CompileOptions = {
   }
   const automata = header.specs.map((_, i) => builtRuleAutomaton(tables, i));
   // `options` as the pack was compiled with (the page's allowedImageHosts; none for the CLI).
-  const pack = runToEnd(
-    assembleCompiledPackSteps(name, version, automata, options, tables.alphabet),
-  );
-  return seedBuiltTables(tables, pack);
+  const pack = yield* assembleCompiledPackSteps(name, version, automata, options, tables.alphabet);
+  yield;
+  return yield* seedBuiltTablesSteps(tables, pack);
 }
 
 /**
@@ -771,17 +808,13 @@ export function loadBuiltTables(tables: BuiltTables, options: CompileOptions = {
  * tables. Throws BuiltTablesError when the tables are not laid out for this pack.
  */
 export function seedBuiltTables(tables: BuiltTables, pack: CompiledPack): CompiledPack {
+  return runToEnd(seedBuiltTablesSteps(tables, pack));
+}
+
+/** Each rule's start classes and start deferral from the tables (null for a keyword rule). */
+function startTables(tables: BuiltTables, pack: CompiledPack) {
   const { header, section } = tables;
   const { classCount } = header.pack;
-  if (
-    header.pack.name !== pack.name ||
-    header.pack.version !== pack.version ||
-    header.pack.rules !== pack.rules.length ||
-    header.rules.length !== pack.rules.length ||
-    pack.alphabet !== tables.alphabet
-  ) {
-    throw new BuiltTablesError(`not built for ${pack.name}@${pack.version} as loaded`);
-  }
   const starts: (Uint8Array | null)[] = [];
   const waits: (StartDeferral | null)[] = [];
   pack.rules.forEach((rule, i) => {
@@ -796,19 +829,49 @@ export function seedBuiltTables(tables: BuiltTables, pack: CompiledPack): Compil
     const breaker = built == null ? null : classes(built.breaker);
     waits.push(trigger === null || breaker === null ? null : { trigger, breaker });
   });
-  const seeded: Seeded[] = header.automata.map((entry) => {
+  return { starts, waits };
+}
+
+/**
+ * `seedBuiltTables` in steps: one per trie's goto rows (the largest trie's took
+ * 9 ms of a traced page load), one per automaton, one for its bigram table and
+ * miss tables, so that no step is long on a page's main thread.
+ */
+export function* seedBuiltTablesSteps(
+  tables: BuiltTables,
+  pack: CompiledPack,
+): Generator<void, CompiledPack, void> {
+  const { header, section } = tables;
+  if (
+    header.pack.name !== pack.name ||
+    header.pack.version !== pack.version ||
+    header.pack.rules !== pack.rules.length ||
+    header.rules.length !== pack.rules.length ||
+    pack.alphabet !== tables.alphabet
+  ) {
+    throw new BuiltTablesError(`not built for ${pack.name}@${pack.version} as loaded`);
+  }
+  const { starts, waits } = startTables(tables, pack);
+  const seeded: Seeded[] = [];
+  for (const entry of header.automata) {
     if (entry.subset.some((i) => !Number.isInteger(i) || i < 0 || i >= pack.rules.length)) {
       throw new BuiltTablesError('a subset names a rule outside the pack');
     }
     const subset = entry.subset.map((i) => pack.rules[i] as CompiledRule);
+    if (tables.gotos[entry.trie] === undefined) {
+      yield;
+      trieGoto(tables, entry.trie);
+    }
+    yield;
     const automaton = automatonOf(tables, entry, subset.length);
+    yield;
     if (entry.misses !== null && entry.misses !== undefined) {
       adoptUnitMisses(automaton, {
         third: missTable(tables, entry.misses.third),
         fourth: missTable(tables, entry.misses.fourth),
       });
     }
-    return {
+    seeded.push({
       key: subsetKey(subset),
       automaton,
       bigrams:
@@ -817,8 +880,8 @@ export function seedBuiltTables(tables: BuiltTables, pack: CompiledPack): Compil
           : unpackBigrams(
               new Uint32Array(section(entry.bigrams, 'i32', BIGRAM_WORDS).slice().buffer),
             ),
-    };
-  });
+    });
+  }
   return seedPackCaches(pack, starts, waits, seeded);
 }
 
