@@ -35,6 +35,13 @@ export class HiddenRanges {
     this.union.add(from, to);
   }
 
+  /** Empty again, for a new stream over the same objects (stream-guard.ts `reset`). */
+  reset(): void {
+    this.all.reset();
+    this.content.reset();
+    this.union.reset();
+  }
+
   trimBefore(at: number): void {
     this.all.trimBefore(at);
     this.content.trimBefore(at);
@@ -54,6 +61,12 @@ export class IntervalList {
 
   get isEmpty(): boolean {
     return this.ranges.length === 0;
+  }
+
+  /** No range, as new (a reused guard's next stream; stream-guard.ts `reset`). */
+  reset(): void {
+    this.ranges = [];
+    this.hint = 0;
   }
 
   /** Marks [from, to) hidden; `from` is at or after every range added so far. */

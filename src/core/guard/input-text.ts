@@ -34,6 +34,17 @@ export class InputText {
     return this.textBase + this.text.length;
   }
 
+  /**
+   * Empty, at offset 0, as new: a reused guard's next stream (stream-guard.ts `reset`)
+   * keeps the object its scanners read, not its text.
+   */
+  reset(): void {
+    this.text = '';
+    this.textBase = 0;
+    this.base = 0;
+    this.codePointsBeforeBase = 0;
+  }
+
   get start(): number {
     return this.base;
   }

@@ -37,6 +37,12 @@ export class RedactionSpans {
 
   constructor(private readonly reach: number) {}
 
+  /** No span, nothing decided: a reused guard's next stream (stream-guard.ts `reset`). */
+  reset(): void {
+    this.spans = [];
+    this.clipAt = 0;
+  }
+
   get isEmpty(): boolean {
     return this.spans.length === 0;
   }

@@ -133,6 +133,23 @@ export class RenderedView {
   /** The last view unit was a hidden high surrogate: its low half is hidden too. */
   private hiddenHighBefore = false;
 
+  /**
+   * Empty, as new, keeping `text` and `hidden` (the objects a guard's scanners were
+   * given): a reused guard's next stream (stream-guard.ts `reset`, issue 19 §5).
+   */
+  reset(): void {
+    this.text.reset();
+    this.hidden.reset();
+    this.pending = '';
+    this.rawDone = 0;
+    this.refs = [];
+    this.baseView = 0;
+    this.baseRaw = 0;
+    this.inComment = false;
+    this.dashes = 0;
+    this.hiddenHighBefore = false;
+  }
+
   /** Raw offset up to which the input is reflected in the view. */
   get rawDecoded(): number {
     return this.rawDone;

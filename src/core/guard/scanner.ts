@@ -367,6 +367,44 @@ export class Scanner {
     this.partialLive = keywords === null ? null : cachedPartialMemo(keywords);
   }
 
+  /**
+   * Back to the state of a new scanner over the same rules, for a new stream: a guard
+   * reused for the next message of a history document (stream-guard.ts `reset`, issue
+   * 19 §5) instead of one built per message. What depends on the rules only (start
+   * tables, automata read, second units, the shared hits, misses built) is kept; every
+   * field a scan moves is set as the constructor sets it. The owner resets `input`.
+   * Test: test/property/reused-guard.test.ts.
+   */
+  reset(): void {
+    this.cursor = 0;
+    this.frontier = 0;
+    this.threads = [];
+    this.candidates = [];
+    this.acNode = 0;
+    this.stopped = false;
+    this.backFrom.fill(0);
+    this.deadBelow.fill(0);
+    this.probeLive.fill(0);
+    for (const probe of this.probes) {
+      probe.start = 0;
+      probe.state = DEAD;
+      probe.acceptEnd = -1;
+      probe.dfa = null as unknown as LazyDfa;
+      probe.maxLength = 0;
+      probe.skipped = 0;
+    }
+    const t = this.scratch;
+    [t.rule, t.start, t.state, t.acceptEnd, t.maxLength, t.skipped] = [0, 0, DEAD, -1, 0, 0];
+    t.dfa = null as unknown as LazyDfa;
+    this.probeAt.fill(0);
+    this.probeEnd.fill(-1);
+    this.probeResult.fill(Infinity);
+    this.needProbedAt = -Infinity;
+    this.hitHint = 0;
+    this.dedupe.clear();
+    this.innerNode = 0;
+  }
+
   /** This scanner's bigram prefilter table (null without keywords). */
   get bigramTable(): Uint8Array | null {
     return this.bigrams;

@@ -32,7 +32,7 @@ import { continuationOf, valueRange } from './rule-value.ts';
 import { type Candidate, RuleFailure, Scanner } from './scanner.ts';
 import type { ScanProfile } from './scan-profile.ts';
 import { SEEN_KINDS } from './active-rules.ts';
-import { type ActiveAction, type PlannedRules, guardPlan } from './guard-plan.ts';
+import { type ActiveAction, type GuardPlan, type PlannedRules, guardPlan } from './guard-plan.ts';
 
 export { activeRules, scannerRuleSets, type ScannerRuleSets } from './active-rules.ts';
 
@@ -102,7 +102,7 @@ export class StreamGuard {
   private continuation: Continuation | null = null;
   private readonly packLabel: string;
   private readonly hits: BigramHits | null;
-  private readonly raised = new Map<string, number>();
+  private raised = new Map<string, number>();
   private emitPos = 0;
   /** Output of this push: its first piece, then the rest once there is more than one. */
   private outFirst = '';
@@ -114,15 +114,10 @@ export class StreamGuard {
   private seq = 0;
   private blocked = false;
   private ended = false;
-  private readonly stats: GuardCounters = {
-    chunks: 0,
-    chars: 0,
-    holds: 0,
-    longestHold: 0,
-    held: 0,
-    eventsByRule: {},
-    timeMs: 0,
-  };
+  private stats: GuardCounters = newCounters();
+  /** What the scanners were made from: `restart` reuses them only while both still hold. */
+  private readonly plan: GuardPlan;
+  private readonly profile: ScanProfile | null;
 
   constructor(
     readonly pack: CompiledPack,
@@ -130,6 +125,8 @@ export class StreamGuard {
   ) {
     // What depends on the pack and options only is made once and shared (issue 19 §5).
     const plan = guardPlan(pack, options);
+    this.plan = plan;
+    this.profile = options.profile ?? null;
     this.packLabel = plan.packLabel;
     this.actions = plan.actions;
     this.seenScanner = this.spanScanner(plan.seen, true);
@@ -210,6 +207,53 @@ export class StreamGuard {
     }
     this.options.session?.completeTurn(this.raised);
     return this.result(started);
+  }
+
+  /**
+   * Makes an ended guard what `new StreamGuard(pack, options)` would make now, for the
+   * next stream (a history document's next message: spare-guards.ts, issue 19 §5), and
+   * returns true; its rules' objects are kept (scanners, start tables, the shared hit
+   * arrays), every field a stream moves is set as new. False, and nothing changed, when
+   * it has not ended or its options now ask for another plan or profile (a policy
+   * changed in place, a session raised a flag; guard-plan.ts). No result, event or
+   * counter of the last stream is reachable from the next: they were given out as
+   * objects of their own. Test: test/property/reused-guard.test.ts.
+   */
+  restart(): boolean {
+    if (!this.ended) return false;
+    if (guardPlan(this.pack, this.options) !== this.plan) return false;
+    if ((this.options.profile ?? null) !== this.profile) return false;
+    this.input.reset();
+    this.view.reset();
+    for (const scanner of this.scanners) scanner.reset();
+    if (this.hits !== null) {
+      // No bigram is covered until the next chunk's pass (a new guard's `BigramHits`).
+      this.hits.from = 0;
+      this.hits.to = 0;
+      this.hits.count = 0;
+    }
+    this.redactions.reset();
+    this.continuation = null;
+    this.raised = new Map();
+    this.emitPos = 0;
+    this.outFirst = '';
+    this.outMore = null;
+    this.outCount = 0;
+    this.pieces = null;
+    this.pending = [];
+    this.seq = 0;
+    this.blocked = false;
+    this.ended = false;
+    this.stats = newCounters();
+    this.cutoff = Infinity;
+    this.trimmedAt = 0;
+    this.hold = 0;
+    return true;
+  }
+
+  /** Bigram hit slots this guard keeps between chunks (what a spare guard holds on to). */
+  get hitSlots(): number {
+    return this.hits === null ? 0 : this.hits.positions.length;
   }
 
   get counters(): GuardCounters {
@@ -588,6 +632,11 @@ export class StreamGuard {
     this.view.trimBefore(keep);
     this.input.trimBefore(Math.min(this.emitPos, this.view.rawStart(this.view.text.start)));
   }
+}
+
+/** A new stream's counters. */
+function newCounters(): GuardCounters {
+  return { chunks: 0, chars: 0, holds: 0, longestHold: 0, held: 0, eventsByRule: {}, timeMs: 0 };
 }
 
 /**

@@ -8,7 +8,8 @@
  * fragment of a secret, and concatenating the frames gives the guard's output.
  */
 import type { GuardEvent, GuardResult, ReleasePiece } from '../guard/guard-event.ts';
-import { type GuardOptions, StreamGuard } from '../guard/stream-guard.ts';
+import type { GuardOptions, StreamGuard } from '../guard/stream-guard.ts';
+import { giveBack, takeGuard } from '../guard/spare-guards.ts';
 import type { CompiledPack } from '../rules/compile-pack.ts';
 
 interface LedgerPiece {
@@ -23,7 +24,12 @@ const JOIN_EVERY = 256;
 const FOLD_AFTER = 256;
 
 export class ChannelLedger {
-  private readonly guard: StreamGuard;
+  /**
+   * The channel's guard until it ends; then given back for the next channel of the
+   * same options (spare-guards.ts, issue 19 §5), and only its block is kept.
+   */
+  private guard: StreamGuard | null;
+  private blockedAtEnd = false;
   /**
    * Every input unit fed so far: `input` and then `recent`, joined into `input`
    * every JOIN_EVERY chunks and when read, so a long answer keeps a few long
@@ -52,10 +58,10 @@ export class ChannelLedger {
   constructor(
     readonly name: string,
     pack: CompiledPack,
-    options: GuardOptions,
+    private readonly options: GuardOptions,
     private readonly onEvents: (channel: string, events: GuardEvent[]) => void,
   ) {
-    this.guard = new StreamGuard(pack, options);
+    this.guard = takeGuard(pack, options);
   }
 
   /** Input units fed so far. */
@@ -64,7 +70,7 @@ export class ChannelLedger {
   }
 
   get isBlocked(): boolean {
-    return this.guard.isBlocked;
+    return this.guard === null ? this.blockedAtEnd : this.guard.isBlocked;
   }
 
   get isFinished(): boolean {
@@ -84,7 +90,7 @@ export class ChannelLedger {
     this.recent.push(text);
     if (this.recent.length === JOIN_EVERY) this.joinRecent();
     this.fedLength += text.length;
-    this.record(this.guard.push(text));
+    this.record((this.guard as StreamGuard).push(text));
     return from;
   }
 
@@ -100,7 +106,11 @@ export class ChannelLedger {
       if (this.recent.length === JOIN_EVERY) this.joinRecent();
       this.fedLength += last.length;
     }
-    this.record(this.guard.end(last));
+    const guard = this.guard as StreamGuard;
+    this.record(guard.end(last));
+    this.blockedAtEnd = guard.isBlocked;
+    this.guard = null;
+    giveBack(guard, this.options);
   }
 
   private joinRecent(): void {
