@@ -13,6 +13,9 @@
  * trees on this shared machine. `BY_RULE=1`: states interned per rule in the last
  * pass. `WARM_UNITS=n`: n units of README.md pushed through a guard first (what a
  * page that already guarded some text has warm: JIT, lazy DFA states, miss tables).
+ * `REUSE=0`: every channel gets a new guard, as before spare-guards.ts. `AB=n`: after
+ * the passes, n rounds of one pass with fresh guards and one with reused ones (order
+ * alternating), same process: the medians and their ratio (fresh over reused).
  */
 import {
   DEFAULT_INCOMING_POLICY,
@@ -35,9 +38,12 @@ import { chatgptWebHistory } from '../src/core/wire/adapters/chatgpt-web-history
 import { replayBody } from '../src/core/wire/replay-body.ts';
 import { decodeAlwaysOnSteps } from '../src/content/load-built-tables.ts';
 import { runToEnd } from '../src/core/guard/run-to-end.ts';
+import { reuseGuards } from '../src/core/guard/spare-guards.ts';
 import { historyDocument } from './history-load.ts';
+import { median } from './median.ts';
 
 const passes = Number(process.argv[2] ?? '2');
+reuseGuards.enabled = process.env.REUSE !== '0';
 
 /** Counts of the lazy DFAs' private work, read through the prototype (bench only). */
 const counts = { computed: 0, interned: 0, computeMs: 0 };
@@ -122,4 +128,23 @@ for (let pass = 0; pass < passes; pass++) {
 if (process.env.BY_RULE) {
   const ids = new Map<unknown, string>(pack.rules.map((r) => [r.dfa, r.id]));
   console.log([...byDfa].map(([d, n]) => `${ids.get(d)} ${n}`).join('\n'));
+}
+
+const rounds = Number(process.env.AB ?? '0');
+if (rounds > 0) {
+  const times: Record<'fresh' | 'reused', number[]> = { fresh: [], reused: [] };
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? (['fresh', 'reused'] as const) : (['reused', 'fresh'] as const);
+    for (const side of order) {
+      reuseGuards.enabled = side === 'reused';
+      const start = process.cpuUsage();
+      replayBody(chatgptWebHistory, pack, [doc], answers);
+      times[side].push(cpuMs(start));
+    }
+  }
+  const [fresh, reused] = [median(times.fresh), median(times.reused)];
+  console.log(
+    `A/B ${rounds} rounds, median ms CPU: fresh ${fresh.toFixed(1)} (${times.fresh.map((t) => t.toFixed(0)).join(' ')}), ` +
+      `reused ${reused.toFixed(1)} (${times.reused.map((t) => t.toFixed(0)).join(' ')}), ratio ${(fresh / reused).toFixed(2)}`,
+  );
 }
