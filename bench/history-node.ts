@@ -13,6 +13,8 @@
  * trees on this shared machine. `BY_RULE=1`: states interned per rule in the last
  * pass. `WARM_UNITS=n`: n units of README.md pushed through a guard first (what a
  * page that already guarded some text has warm: JIT, lazy DFA states, miss tables).
+ * `MISSES=1`: the built tables carry the keyword automata's unit misses (built-tables.ts
+ * `EncodeOptions`), as the CLI's do; the page's do not, so its first long answer builds them.
  * `REUSE=0`: every channel gets a new guard, as before spare-guards.ts. `AB=n`: after
  * the passes, n rounds of one pass with fresh guards and one with reused ones (order
  * alternating), same process: the medians and their ratio (fresh over reused).
@@ -88,8 +90,14 @@ const bytes = encodeBuiltTables(
   loaded,
   warm.automata.map((a) => a.subset),
   dataDigest,
+  { misses: process.env.MISSES === '1' },
 );
+const loadStart = process.cpuUsage();
 const pack = loadBuiltTables(decodeBuiltTables(bytes, { digest: dataDigest }), {});
+console.log(
+  `built tables ${bytes.length} bytes${process.env.MISSES === '1' ? ' with unit misses' : ''}, ` +
+    `decoded and loaded in ${cpuMs(loadStart).toFixed(1)} ms CPU`,
+);
 for (const options of [answers, sends]) new StreamGuard(pack, options).push('');
 runToEnd(decodeAlwaysOnSteps(pack));
 
