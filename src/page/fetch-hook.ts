@@ -284,8 +284,8 @@ export function installFetchHook(
     const chatRequest = typeof verdict === 'boolean' ? verdict : verdict.chat;
     const requestShape = typeof verdict === 'boolean' ? undefined : verdict.shape;
     if (bodyOf(response) === null) return response;
-    const contentType = pristine(() => contentTypeOf(response));
-    const headers = pristine(() => markerHeadersOf(response));
+    let contentType = '';
+    let headers: Record<string, string> | undefined;
     const probeWith = (head: string): WireProbe => ({
       url: call<string>(Body.url, response) || request.url,
       method: request.method,
@@ -295,20 +295,27 @@ export function installFetchHook(
       ...(requestShape !== undefined ? { requestShape } : {}),
       ...(headers !== undefined ? { headers } : {}),
     });
-    if (
-      plainTextGuard &&
-      request.plainTextEndpoint &&
-      pristine(() => contentType.startsWith('text/plain'))
-    ) {
+    // One `pristine` walk (about 185 built-in members) for the headers and the first
+    // verdict, not four in a row: each was cold code before a first token (issue 19 §4).
+    // Nothing runs between them, so the decision is the same.
+    const plainText = plainTextGuard && request.plainTextEndpoint;
+    const wire = detectAdapter !== undefined && createWireGuard !== undefined;
+    const first = pristine((): WireRecogniser | null | undefined | 'plain' => {
+      contentType = contentTypeOf(response);
+      headers = markerHeadersOf(response);
+      if (plainText && contentType.startsWith('text/plain')) return 'plain';
+      if (!wire) return null;
+      return isCandidateContentType(contentType)
+        ? undefined
+        : (detectAdapter(probeWith('')) ?? null);
+    });
+    if (first === 'plain' && plainTextGuard) {
       stats.plainTextGuarded++;
       const probe = probeWith('');
       return guardResponse(response, () => plainTextGuard(probe), countGuardFailure);
     }
-    if (!detectAdapter || !createWireGuard) return response;
-    let adapter = pristine(() =>
-      isCandidateContentType(contentType) ? undefined : (detectAdapter(probeWith('')) ?? null),
-    );
-    if (adapter === null) return response;
+    if (first === null || first === 'plain' || !detectAdapter || !createWireGuard) return response;
+    let adapter = first;
 
     let head: string;
     try {
