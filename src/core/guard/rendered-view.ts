@@ -70,6 +70,30 @@ export function nextSpecial(s: string, from: number): number {
   return i;
 }
 
+/** Any special unit (SPECIAL_SOURCE; per code unit, no `u` flag, as the table). */
+const ANY_SPECIAL = new RegExp(SPECIAL_SOURCE);
+
+/**
+ * Chunks of at least this many units are tested with the expression, shorter ones
+ * with the table (`plain`). A holder so test/property/plain-chunk.test.ts can run
+ * either path for any chunk.
+ */
+export const plainByExpression = { from: 256 };
+
+/**
+ * Whether `raw` holds no special unit. A token delta is tested with the table (a
+ * call of the expression cost more than its units, issue 19 §3); a long chunk, a
+ * history message's whole text, with the expression: irregexp's native code from the
+ * first call, where the table's loop runs first in the cold tiers of the page's JIT
+ * (`nextSpecial` 5-90 ms of a history load in Chromium profiles, 5 ms in Node,
+ * issue 19 §5; 2.1 M units per load).
+ */
+export function plain(raw: string): boolean {
+  return raw.length < plainByExpression.from
+    ? nextSpecial(raw, 0) === raw.length
+    : !ANY_SPECIAL.test(raw);
+}
+
 /** Whether a person never sees the unit `u` (HIDDEN_RANGES; a low half is judged with its high). */
 function isHidden(u: number): boolean {
   for (const [lo, hi] of HIDDEN_RANGES) if (u >= lo && u <= hi) return true;
@@ -156,14 +180,8 @@ export class RenderedView {
   }
 
   push(raw: string): void {
-    // The table, not `RegExp.test`: a token delta of a few units paid more for the
-    // expression's call than for its units (issue 19 §3, per-push cost).
-    if (
-      this.pending === '' &&
-      !this.inComment &&
-      !this.hiddenHighBefore &&
-      nextSpecial(raw, 0) === raw.length
-    ) {
+    // The common chunk holds nothing to rewrite or hide: appended as it is (`plain`).
+    if (this.pending === '' && !this.inComment && !this.hiddenHighBefore && plain(raw)) {
       this.text.append(raw);
       this.rawDone += raw.length;
       return;
