@@ -120,6 +120,11 @@ describe('a guard restarted for the next message (issue 19 §5)', () => {
     const first = takeGuard(pack, options);
     first.end('x');
     giveBack(first, options);
+    // Restarted as it is given back: the spare holds nothing of the stream it ended.
+    expect(first.counters.chars).toBe(0);
+    expect(takeGuard(pack, options)).toBe(first);
+    first.end('y');
+    giveBack(first, options);
     options.policy = { pii: 'block' };
     expect(takeGuard(pack, options)).not.toBe(first);
   });

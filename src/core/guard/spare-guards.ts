@@ -3,10 +3,13 @@
  * stream instead of building another (issue 19 §5: a history document is 1,241
  * messages, each its own channel and guard; building a guard is three scanners,
  * the shared bigram pass and their arrays, 18–49 ms of a load in the page's profile,
- * and the garbage of it). `StreamGuard.restart` decides whether a spare still fits
- * (the same plan and profile as a new guard would get now); if not, a new one is
- * built. Keyed by the options object itself (a rewriter passes the same one to all its
- * channels); weakly, so a spare goes with its pack or options.
+ * and the garbage of it). A guard is restarted as it is given back
+ * (`StreamGuard.restart`: only when its options still ask for its plan and profile),
+ * so a spare holds no text of the stream it ended (after an end the view keeps a
+ * lookbehind of it), and checked again when taken (`fitsItsOptions`: the options may
+ * have changed in place since); if it no longer fits, a new guard is built. Keyed by
+ * the options object itself (a rewriter passes the same one to all its channels);
+ * weakly, so a spare goes with its pack or options.
  */
 import type { CompiledPack } from '../rules/compile-pack.ts';
 import { type GuardOptions, StreamGuard } from './stream-guard.ts';
@@ -29,14 +32,14 @@ export function takeGuard(pack: CompiledPack, options: GuardOptions): StreamGuar
   if (spare !== undefined && reuseGuards.enabled) {
     // Taken out first: a guard is never handed to two streams.
     byOptions?.delete(options);
-    if (spare.restart()) return spare;
+    if (spare.fitsItsOptions()) return spare;
   }
   return new StreamGuard(pack, options);
 }
 
 /** An ended guard that its stream no longer reads; kept as the spare when small enough. */
 export function giveBack(guard: StreamGuard, options: GuardOptions): void {
-  if (!reuseGuards.enabled || guard.hitSlots > SPARE_MAX_HIT_SLOTS) return;
+  if (!reuseGuards.enabled || guard.hitSlots > SPARE_MAX_HIT_SLOTS || !guard.restart()) return;
   let byOptions = spares.get(guard.pack);
   if (byOptions === undefined) {
     byOptions = new WeakMap();

@@ -220,9 +220,7 @@ export class StreamGuard {
    * objects of their own. Test: test/property/reused-guard.test.ts.
    */
   restart(): boolean {
-    if (!this.ended) return false;
-    if (guardPlan(this.pack, this.options) !== this.plan) return false;
-    if ((this.options.profile ?? null) !== this.profile) return false;
+    if (!this.ended || !this.fitsItsOptions()) return false;
     this.input.reset();
     this.view.reset();
     for (const scanner of this.scanners) scanner.reset();
@@ -249,6 +247,17 @@ export class StreamGuard {
     this.trimmedAt = 0;
     this.hold = 0;
     return true;
+  }
+
+  /**
+   * Whether a guard made now for its pack and options would get this one's plan and
+   * profile (a spare is checked again when taken: spare-guards.ts).
+   */
+  fitsItsOptions(): boolean {
+    return (
+      guardPlan(this.pack, this.options) === this.plan &&
+      (this.options.profile ?? null) === this.profile
+    );
   }
 
   /** Bigram hit slots this guard keeps between chunks (what a spare guard holds on to). */
