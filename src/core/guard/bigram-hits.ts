@@ -1,12 +1,6 @@
-/**
- * The byte a unit stands for in a bigram: ASCII as itself, every other unit
- * folded into 0x80..0xFF. Keeping ASCII apart matters: with plain low bytes,
- * CJK text aliased ASCII letters and made a `\b[A-Za-z0-9]` rule's bigrams
- * match everywhere. Branch-free: `0x7f - unit` is negative exactly above ASCII.
- */
-export function bigramByte(unit: number): number {
-  return (unit & 0x7f) | (((0x7f - unit) >> 24) & 0x80);
-}
+import { bigramByte, foldTable } from './bigram-fold.ts';
+
+export { bigramByte };
 
 /**
  * The bit a bigram's third unit stands for (third-unit-filter.ts): `bigramByte`
@@ -94,6 +88,9 @@ export class BigramHits {
   private fourths2: Int32Array = NO_MISSES;
   private fourths4: Int32Array = NO_MISSES;
 
+  /** The fold the union's tables were made with (bigram-fold.ts), read once per unit. */
+  private readonly fold = foldTable();
+
   /** @param union per bigram, bit i set when scanner i's table marks it (0: none does). */
   constructor(private readonly union: Uint8Array) {}
 
@@ -126,7 +123,7 @@ export class BigramHits {
     const union = this.union;
     const positions = this.positions;
     const marks = this.marks;
-    const { misses1, misses2, misses4, fourths1, fourths2, fourths4 } = this;
+    const { misses1, misses2, misses4, fourths1, fourths2, fourths4, fold } = this;
     // The third and fourth units of the bigram at p are p + 2 and p + 3: each is read where
     // the text holds it (the text's last bigrams are judged on fewer units).
     const end = base + text.length;
@@ -134,12 +131,12 @@ export class BigramHits {
     const fourthKnown = Math.max(from, Math.min(to, end - 3));
     let n = 0;
     // The bytes of the units at p, p + 1 and p + 2, carried along: each unit is read once.
-    let b0 = bigramByte(text.charCodeAt(from - base));
-    let b1 = bigramByte(text.charCodeAt(from + 1 - base));
-    let b2 = from < thirdKnown ? bigramByte(text.charCodeAt(from + 2 - base)) : 0;
+    let b0 = fold[text.charCodeAt(from - base)] as number;
+    let b1 = fold[text.charCodeAt(from + 1 - base)] as number;
+    let b2 = from < thirdKnown ? (fold[text.charCodeAt(from + 2 - base)] as number) : 0;
     let p = from;
     for (; p < fourthKnown; p++) {
-      const b3 = bigramByte(text.charCodeAt(p + 3 - base));
+      const b3 = fold[text.charCodeAt(p + 3 - base)] as number;
       const index = (b0 << 8) | b1;
       let mark = union[index] as number;
       if (mark !== 0) {
@@ -176,7 +173,7 @@ export class BigramHits {
       }
       b0 = b1;
       b1 = b2;
-      b2 = p + 3 < end ? bigramByte(text.charCodeAt(p + 3 - base)) : 0;
+      b2 = p + 3 < end ? (fold[text.charCodeAt(p + 3 - base)] as number) : 0;
     }
     this.count = n;
   }

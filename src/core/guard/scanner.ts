@@ -40,7 +40,8 @@ const KIND_COUNT = 4;
 import type { InputText } from './input-text.ts';
 import type { HiddenRanges } from './hidden-ranges.ts';
 import { type RuleCost, type ScanProfile, profiledRules } from './scan-profile.ts';
-import { type BigramHits, bigramByte, caselessIndex, quadSlot, thirdBit } from './bigram-hits.ts';
+import { type BigramHits, caselessIndex, quadSlot } from './bigram-hits.ts';
+import { bigramByte, bigramFold, foldTable, unitsReachingBytes } from './bigram-fold.ts';
 import { fourthUnitMisses, thirdUnitMisses } from './third-unit-filter.ts';
 import { type SecondUnits, secondUnitsOf } from './second-unit-filter.ts';
 import {
@@ -151,7 +152,7 @@ const unitsBeforeMisses = new WeakMap<KeywordAutomaton, number>();
 
 /** Whether the automaton's third- and fourth-unit misses are built (and cached). */
 export function unitMissesBuilt(keywords: KeywordAutomaton): boolean {
-  return missCache.has(keywords);
+  return missCacheNow().has(keywords);
 }
 
 let zeroMisses: Int32Array | undefined;
@@ -269,6 +270,8 @@ export class Scanner {
    * closer look.
    */
   private readonly bigrams: Uint8Array | null;
+  /** The fold `bigrams` and the misses were made with (bigram-fold.ts), read per unit. */
+  private readonly fold = foldTable();
   /**
    * Per bigram, the third units after it that begin none of this scanner's
    * keywords (third-unit-filter.ts): a marked bigram followed by one is no hit.
@@ -357,7 +360,7 @@ export class Scanner {
       skipped: 0,
     };
     this.bigrams = keywords === null ? null : cachedBigrams(rules, keywords, alphabet);
-    const misses = keywords === null ? undefined : missCache.get(keywords);
+    const misses = keywords === null ? undefined : missCacheNow().get(keywords);
     this.thirdMisses = misses?.third ?? EMPTY_MISSES;
     this.fourthMisses = misses?.fourth ?? EMPTY_MISSES;
     if (keywords !== null && misses === undefined) {
@@ -423,7 +426,7 @@ export class Scanner {
    */
   private countTowardMisses(keywords: KeywordAutomaton, to: number): void {
     const read = (unitsBeforeMisses.get(keywords) ?? 0) + Math.max(0, to - this.cursor);
-    if (read >= missesAfter.units || missCache.has(keywords)) {
+    if (read >= missesAfter.units || missCacheNow().has(keywords)) {
       unitsBeforeMisses.delete(keywords);
       this.buildMisses(keywords);
     } else {
@@ -711,9 +714,10 @@ export class Scanner {
             this.hitHint = k;
           } else if (s < last) {
             // Each unit is read once: the second half of one bigram, the first of the next.
-            let high = bigramByte(text.charCodeAt(s - base)) << 8;
+            const fold = this.fold;
+            let high = (fold[text.charCodeAt(s - base)] as number) << 8;
             while (h < last) {
-              const low = bigramByte(text.charCodeAt(h + 1 - base));
+              const low = fold[text.charCodeAt(h + 1 - base)] as number;
               const index = high | low;
               if (bigrams[index] === 1 && this.unitsAfterPass(index, h, to)) break;
               high = low << 8;
@@ -769,11 +773,13 @@ export class Scanner {
     if (miss === 0) return true;
     const text = this.input.retainedText;
     const base = this.input.retainedBase;
-    const third = bigramByte(text.charCodeAt(h + 2 - base));
+    const fold = this.fold;
+    const third = fold[text.charCodeAt(h + 2 - base)] as number;
     if ((miss & (1 << (third & 31))) !== 0) return false;
     if (h + 3 >= to) return true;
     const slot = quadSlot(index, third);
-    return ((this.fourthMisses[slot] as number) & thirdBit(text.charCodeAt(h + 3 - base))) === 0;
+    const fourth = fold[text.charCodeAt(h + 3 - base)] as number;
+    return ((this.fourthMisses[slot] as number) & (1 << (fourth & 31))) === 0;
   }
 
   /** Index of the first shared hit at or after `p`, starting from where the last skip stopped. */
@@ -1660,17 +1666,27 @@ function startTablesOf(rules: readonly ScanRule[], alphabet: Alphabet): StartTab
   };
 }
 
-/** Per keyword automaton (one per rule subset of a pack), so streams do not rebuild it. */
-const bigramCache = new WeakMap<KeywordAutomaton, Uint8Array>();
+/**
+ * Per keyword automaton (one per rule subset of a pack), so streams do not rebuild it; one
+ * cache per fold (bigram-fold.ts: the former fold is the differential's slow path).
+ */
+const bigramCaches = [
+  new WeakMap<KeywordAutomaton, Uint8Array>(),
+  new WeakMap<KeywordAutomaton, Uint8Array>(),
+];
+/** The bigram tables of the fold in use now. */
+function bigramCacheNow(): WeakMap<KeywordAutomaton, Uint8Array> {
+  return bigramCaches[bigramFold.enabled ? 1 : 0] as WeakMap<KeywordAutomaton, Uint8Array>;
+}
 
 /** The bigram table built for an automaton, if any (warm-tables.ts serialises it). */
 export function cachedBigramTable(keywords: KeywordAutomaton): Uint8Array | undefined {
-  return bigramCache.get(keywords);
+  return bigramCacheNow().get(keywords);
 }
 
 /** A table built elsewhere for this automaton (a loaded warm snapshot, load-warm-tables.ts). */
 export function adoptBigramTable(keywords: KeywordAutomaton, table: Uint8Array): void {
-  bigramCache.set(keywords, table);
+  bigramCacheNow().set(keywords, table);
 }
 
 function cachedBigrams(
@@ -1679,10 +1695,10 @@ function cachedBigrams(
   alphabet: Alphabet,
 ): Uint8Array {
   // Most guards find it built: no generator for them (issue 19 §5, a guard per channel).
-  const cached = bigramCache.get(keywords);
+  const cached = bigramCacheNow().get(keywords);
   if (cached !== undefined) return cached;
   runToEnd(warmBigramSteps(rules, keywords, alphabet));
-  return bigramCache.get(keywords) as Uint8Array;
+  return bigramCacheNow().get(keywords) as Uint8Array;
 }
 
 /**
@@ -1696,17 +1712,17 @@ export function* warmBigramSteps(
   alphabet: Alphabet,
 ): Generator<void, void, void> {
   if (keywords === null) return;
-  if (!bigramCache.has(keywords)) {
+  if (!bigramCacheNow().has(keywords)) {
     const startKinds = startKindsOf(rules, alphabet);
     yield;
     yield* foldedUnitsSteps();
     yield;
     const table = yield* startBigramsSteps(keywords, alphabet, startKinds);
-    bigramCache.set(keywords, table);
+    bigramCacheNow().set(keywords, table);
   }
   // The third- and fourth-unit checks, in a step of their own (a few ms on a page's main
   // thread for the largest pack's 1,540 keywords): a warm snapshot holds the bigram table only.
-  if (!missCache.has(keywords)) {
+  if (!missCacheNow().has(keywords)) {
     yield;
     cachedMisses(rules, keywords, alphabet);
   }
@@ -1738,24 +1754,25 @@ interface ByteStartKinds {
 /**
  * Always-on starts by byte: the kinds each byte's units have, against the kinds each byte's
  * units can start after. By the alphabet's intervals (one class each, a few hundred of them),
- * not unit by unit: an interval's first 256 units reach every byte its units stand for (its
- * ASCII units come first, then 128 consecutive others reach all of 0x80..0xFF).
+ * not unit by unit: a few hundred units of each interval reach every byte its units stand
+ * for (bigram-fold.ts `unitsReachingBytes`).
  */
 function byteStartKinds(alphabet: Alphabet, startKinds: Uint8Array): ByteStartKinds {
   const kindsOfByte = new Uint8Array(0x100);
   const startsAfterKindsOfByte = new Uint8Array(0x100);
   const { intervalStart, classOf, kind } = alphabet;
+  const fold = foldTable();
   for (let i = 0; i < intervalStart.length; i++) {
     const lo = intervalStart[i] as number;
-    const hi = Math.min((intervalStart[i + 1] as number | undefined) ?? 0x10000, lo + 0x100);
+    const hi = (intervalStart[i + 1] as number | undefined) ?? 0x10000;
     const g = classOf[lo] as number;
     const kindBit = 1 << (kind[g] as number);
     const startsAfter = startKinds[g] as number;
-    for (let unit = lo; unit < hi; unit++) {
-      const b = bigramByte(unit);
+    unitsReachingBytes(lo, hi, (unit) => {
+      const b = fold[unit] as number;
       kindsOfByte[b] = (kindsOfByte[b] as number) | kindBit;
       startsAfterKindsOfByte[b] = (startsAfterKindsOfByte[b] as number) | startsAfter;
-    }
+    });
   }
   return { kindsOfByte, startsAfterKindsOfByte };
 }
@@ -1767,11 +1784,18 @@ export interface UnitMisses {
 }
 
 /** Per keyword automaton (one per rule subset of a pack), like the bigram table. */
-const missCache = new WeakMap<KeywordAutomaton, UnitMisses>();
+const missCaches = [
+  new WeakMap<KeywordAutomaton, UnitMisses>(),
+  new WeakMap<KeywordAutomaton, UnitMisses>(),
+];
+/** The misses of the fold in use now (bigram-fold.ts; like `bigramCacheNow`). */
+function missCacheNow(): WeakMap<KeywordAutomaton, UnitMisses> {
+  return missCaches[bigramFold.enabled ? 1 : 0] as WeakMap<KeywordAutomaton, UnitMisses>;
+}
 
 /** The misses built for an automaton, if any (for a producer of built tables). */
 export function cachedUnitMisses(keywords: KeywordAutomaton): UnitMisses | undefined {
-  return missCache.get(keywords);
+  return missCacheNow().get(keywords);
 }
 
 /**
@@ -1781,7 +1805,7 @@ export function cachedUnitMisses(keywords: KeywordAutomaton): UnitMisses | undef
  * advance (`countTowardMisses`).
  */
 export function adoptUnitMisses(keywords: KeywordAutomaton, misses: UnitMisses): void {
-  missCache.set(keywords, misses);
+  missCacheNow().set(keywords, misses);
   unitsBeforeMisses.delete(keywords);
 }
 
@@ -1795,7 +1819,7 @@ function cachedMisses(
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
 ): UnitMisses {
-  let misses = missCache.get(keywords);
+  let misses = missCacheNow().get(keywords);
   if (misses === undefined) {
     const { kindsOfByte, startsAfterKindsOfByte } = byteStartKinds(
       alphabet,
@@ -1815,7 +1839,7 @@ function cachedMisses(
       );
     });
     misses = { third, fourth: fourthUnitMisses(keywords.keywords) };
-    missCache.set(keywords, misses);
+    missCacheNow().set(keywords, misses);
   }
   return misses;
 }

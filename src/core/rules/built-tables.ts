@@ -62,8 +62,10 @@ export const BUILT_TABLES_MAGIC = 'CSGB';
  * automata and distances as sections, no longer as JSON in the rules' data. 3: every
  * rule's automaton in the shared columns of built-nfa-bank.ts (no rule's JSON, no
  * distances: they are computed at decode), and optionally each automaton's unit misses.
+ * 4: the bigram tables and misses by the fold that keeps invisible start units apart
+ * (bigram-fold.ts, issue 19 §3).
  */
-export const BUILT_TABLES_VERSION = 3;
+export const BUILT_TABLES_VERSION = 4;
 
 type SectionType = 'u8' | 'u16' | 'i32';
 /** `[type, byte offset, element count]`. */

@@ -28,8 +28,11 @@ import type { CompiledPack, CompiledRule } from './compiled-pack.ts';
 import { runLengthEncode } from './serialised-pack.ts';
 
 export const WARM_TABLES_FORMAT = 'csg-warm-tables';
-/** Bumped whenever the layout or the meaning of a table changes. */
-export const WARM_TABLES_VERSION = 2;
+/**
+ * Bumped whenever the layout or the meaning of a table changes. 3: the bigram tables by the
+ * fold that keeps invisible start units apart (bigram-fold.ts, issue 19 §3).
+ */
+export const WARM_TABLES_VERSION = 3;
 
 /** Which pack the tables belong to: checked against the loaded pack before anything is used. */
 export interface WarmTablesPack {
