@@ -5,9 +5,11 @@
  * run by run, best of `rounds` each, in CPU time. On a shared machine separate
  * processes minutes apart differ by more than most single changes; alternating
  * in one process exposes both to the same load (docs/engine-speed.md).
- * `bulk`: 4096-unit chunks; `small`: the workload's 4-unit chunks.
+ * `bulk`: 4096-unit chunks; `small`: the workload's 4-unit chunks; `cjk`: 4096-unit
+ * chunks of generated Chinese prose (cjk-workload.ts; `mb` MB of UTF-8, ~3 bytes a unit).
  */
-import { buildWorkload } from './workload.ts';
+import { buildCjkText } from './cjk-workload.ts';
+import { buildWorkload, chunkText } from './workload.ts';
 import { unitOffsetAtBytes } from './utf8-length.ts';
 
 interface Side {
@@ -42,9 +44,11 @@ const mb = Number(process.argv[5] ?? '2');
 const workload = buildWorkload();
 const units = unitOffsetAtBytes(workload.text, mb * 1e6);
 const chunks =
-  mode === 'small'
-    ? workload.chunks.slice(0, Math.ceil(units / workload.chunkChars))
-    : workload.bulkChunks.slice(0, Math.ceil(units / 4096));
+  mode === 'cjk'
+    ? chunkText(buildCjkText(Math.round((mb * 1e6) / 3)), 4096)
+    : mode === 'small'
+      ? workload.chunks.slice(0, Math.ceil(units / workload.chunkChars))
+      : workload.bulkChunks.slice(0, Math.ceil(units / 4096));
 const here = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const sides = [await side(here), await side(other)];
 const best = sides.map(() => Infinity);
