@@ -1,7 +1,9 @@
 /**
- * `tsx bench/engine-marks.ts [mb] [runs]`: where the bulk engine's prefilter marks and
- * time go (issue 19 §3, docs/engine-speed.md "Bulk engine, fourth round"), on the first
- * `mb` MB of the engine-quick workload.
+ * `tsx bench/engine-marks.ts [mb] [runs] [bench|cjk] [new|former]`: where the bulk engine's
+ * prefilter marks and time go (issue 19 §3, docs/engine-speed.md "Bulk engine, fourth
+ * round"), on the first `mb` MB of the engine-quick workload (`bench`) or on `mb` MB of
+ * generated Chinese prose (`cjk`, cjk-workload.ts), with the bigram fold in use (`new`) or
+ * the former one (`former`, bigram-fold.ts; "CJK and the bigram fold").
  *
  * 1. The bigrams the shared pass's union table marks (the first test of
  *    `BigramHits.compute`), most frequent first, with the scanners marking each.
@@ -15,10 +17,12 @@
  */
 import { StreamGuard } from '../src/core/guard/stream-guard.ts';
 import { bigramByte, caselessIndex } from '../src/core/guard/bigram-hits.ts';
+import { bigramFold } from '../src/core/guard/bigram-fold.ts';
 import type { BigramHits } from '../src/core/guard/bigram-hits.ts';
 import type { CompiledPack } from '../src/core/rules/compile-pack.ts';
 import { compileGuardPack } from '../src/core/rules/builtin-packs.ts';
-import { buildWorkload } from './workload.ts';
+import { buildCjkText } from './cjk-workload.ts';
+import { buildWorkload, chunkText } from './workload.ts';
 import { unitOffsetAtBytes } from './utf8-length.ts';
 
 /** The guard's parts this bench reads (private fields, read here only). */
@@ -38,10 +42,16 @@ interface GuardParts {
 
 const mb = Number(process.argv[2] ?? '2');
 const runs = Number(process.argv[3] ?? '10');
-const workload = buildWorkload();
-const units = unitOffsetAtBytes(workload.text, mb * 1e6);
-const text = workload.text.slice(0, units);
-const bulk = workload.bulkChunks.slice(0, Math.ceil(units / 4096));
+const cjk = process.argv[4] === 'cjk';
+bigramFold.enabled = process.argv[5] !== 'former';
+const workload = cjk ? null : buildWorkload();
+const text =
+  workload === null
+    ? buildCjkText(Math.round((mb * 1e6) / 3))
+    : workload.text.slice(0, unitOffsetAtBytes(workload.text, mb * 1e6));
+const units = text.length;
+const bulk =
+  workload === null ? chunkText(text, 4096) : workload.bulkChunks.slice(0, Math.ceil(units / 4096));
 const pack = compileGuardPack();
 const parts = new StreamGuard(pack) as unknown as GuardParts;
 const scanners = [parts.seenScanner, parts.writtenScanner, parts.flagging];
