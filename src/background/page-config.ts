@@ -81,7 +81,8 @@ function builtTablesFor(pack: SerialisedPack, choice: RulesChoice): PageBuiltTab
       answerGuardOptions(choice.incoming),
     ]);
     const subsets = warm.automata.map((automaton) => automaton.subset);
-    const bytes = encodeBuiltTables(pack, loaded, subsets, dataDigest);
+    // With the unit misses: a history load or the first long answer built them on the page.
+    const bytes = encodeBuiltTables(pack, loaded, subsets, dataDigest, { misses: true });
     return { tables: bytesToBase64(bytes), digest: dataDigest(bytes) };
   } catch {
     return undefined;

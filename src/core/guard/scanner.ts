@@ -1793,20 +1793,43 @@ function missCacheNow(): WeakMap<KeywordAutomaton, UnitMisses> {
   return missCaches[bigramFold.enabled ? 1 : 0] as WeakMap<KeywordAutomaton, UnitMisses>;
 }
 
-/** The misses built for an automaton, if any (for a producer of built tables). */
+/**
+ * Misses a loader of built tables offers for an automaton, per fold like `missCaches`:
+ * decoded only when a scanner would otherwise build them (after `missesAfter` units, or
+ * for a producer), so a page that never reads that far pays nothing for them at set-up
+ * (issue 19 §4, §5: building them was 13–60 ms of a traced history load).
+ */
+const missOffers = [
+  new WeakMap<KeywordAutomaton, () => UnitMisses>(),
+  new WeakMap<KeywordAutomaton, () => UnitMisses>(),
+];
+function missOffersNow(): WeakMap<KeywordAutomaton, () => UnitMisses> {
+  return missOffers[bigramFold.enabled ? 1 : 0] as WeakMap<KeywordAutomaton, () => UnitMisses>;
+}
+
+/** The offered misses of an automaton, decoded and cached, if any were offered. */
+function takeOfferedMisses(keywords: KeywordAutomaton): UnitMisses | undefined {
+  const decode = missOffersNow().get(keywords);
+  if (decode === undefined) return undefined;
+  missOffersNow().delete(keywords);
+  const misses = decode();
+  missCacheNow().set(keywords, misses);
+  return misses;
+}
+
+/** The misses built or offered for an automaton, if any (for a producer of built tables). */
 export function cachedUnitMisses(keywords: KeywordAutomaton): UnitMisses | undefined {
-  return missCacheNow().get(keywords);
+  return missCacheNow().get(keywords) ?? takeOfferedMisses(keywords);
 }
 
 /**
  * Misses built elsewhere for this automaton (a loader of built tables), which must be
  * what `cachedMisses` derives: the caller vouches for that, as for `adoptBigramTable`.
- * Every later scanner takes them at once; one already scanning takes them at its next
- * advance (`countTowardMisses`).
+ * `decode` runs at most once, where the scanner would have built them, and must not
+ * fail: the loader checks their layout before it offers them.
  */
-export function adoptUnitMisses(keywords: KeywordAutomaton, misses: UnitMisses): void {
-  missCacheNow().set(keywords, misses);
-  unitsBeforeMisses.delete(keywords);
+export function offerUnitMisses(keywords: KeywordAutomaton, decode: () => UnitMisses): void {
+  if (!missCacheNow().has(keywords)) missOffersNow().set(keywords, decode);
 }
 
 /**
@@ -1819,7 +1842,7 @@ function cachedMisses(
   keywords: KeywordAutomaton,
   alphabet: Alphabet,
 ): UnitMisses {
-  let misses = missCacheNow().get(keywords);
+  let misses = cachedUnitMisses(keywords);
   if (misses === undefined) {
     const { kindsOfByte, startsAfterKindsOfByte } = byteStartKinds(
       alphabet,

@@ -27,7 +27,7 @@
  */
 import { KeywordAutomaton, type KeywordHit } from '../guard/keyword-automaton.ts';
 import { runToEnd } from '../guard/run-to-end.ts';
-import { adoptUnitMisses, cachedBigramTable, cachedUnitMisses } from '../guard/scanner.ts';
+import { cachedBigramTable, cachedUnitMisses, offerUnitMisses } from '../guard/scanner.ts';
 import type { Alphabet } from '../regex/alphabet.ts';
 import type { CharSet } from '../regex/char-set.ts';
 import {
@@ -42,6 +42,7 @@ import {
   type BuiltUnitMisses,
   decodeMissTable,
   encodeUnitMisses,
+  missColumnsPair,
 } from './built-unit-misses.ts';
 import {
   type CompileOptions,
@@ -448,9 +449,11 @@ export function encodeBuiltTables(
 /** What the file carries beyond what every reader needs. */
 export interface EncodeOptions {
   /**
-   * Each automaton's third- and fourth-unit misses, when built (the `csg` bundle's file:
-   * its scans of files build them; a page's short answers mostly never do, and it pays
-   * base64 and a digest per byte of the file).
+   * Each automaton's third- and fourth-unit misses, when built. The `csg` bundle's file and
+   * the page's carry them: a scan of a file, a history load or a page's first 8 K units of
+   * answers built them otherwise (13–60 ms of a traced history load, issue 19 §5), and they
+   * add ~10 KB to a file of ~1 MB. A loader offers them to the scanner, which decodes them
+   * only when it would have built them (`offerUnitMisses`).
    */
   misses?: boolean;
 }
@@ -868,10 +871,13 @@ export function* seedBuiltTablesSteps(
     const automaton = automatonOf(tables, entry, subset.length);
     yield;
     if (entry.misses !== null && entry.misses !== undefined) {
-      adoptUnitMisses(automaton, {
-        third: missTable(tables, entry.misses.third),
-        fourth: missTable(tables, entry.misses.fourth),
-      });
+      // Checked now, decoded when a scanner first needs them (scanner.ts `offerUnitMisses`).
+      const third = missColumns(tables, entry.misses.third);
+      const fourth = missColumns(tables, entry.misses.fourth);
+      offerUnitMisses(automaton, () => ({
+        third: decodeMissTable(third.at, third.value),
+        fourth: decodeMissTable(fourth.at, fourth.value),
+      }));
     }
     seeded.push({
       key: subsetKey(subset),
@@ -887,17 +893,18 @@ export function* seedBuiltTablesSteps(
   return seedPackCaches(pack, starts, waits, seeded);
 }
 
-/** One miss table from its entries (built-unit-misses.ts), in the head. */
-function missTable(tables: BuiltTables, built: BuiltMissTable): Int32Array {
+/**
+ * One miss table's columns (built-unit-misses.ts), checked: both inside the file, of their
+ * types and of one length, so that decoding them later cannot fail.
+ */
+function missColumns(
+  tables: BuiltTables,
+  built: BuiltMissTable,
+): { at: Uint16Array; value: Int32Array } {
   const { header, section } = tables;
   const length = header.sections[built.at]?.[2] ?? -1;
-  try {
-    return decodeMissTable(
-      section(built.at, 'u16', length) as Uint16Array,
-      section(built.value, 'i32', length) as Int32Array,
-    );
-  } catch (error) {
-    if (error instanceof BuiltTablesError) throw error;
-    throw new BuiltTablesError(error instanceof Error ? error.message : String(error));
-  }
+  const at = section(built.at, 'u16', length) as Uint16Array;
+  const value = section(built.value, 'i32', length) as Int32Array;
+  if (!missColumnsPair(at, value)) throw new BuiltTablesError('the miss entries do not pair up');
+  return { at, value };
 }

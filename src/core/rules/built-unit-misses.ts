@@ -45,14 +45,17 @@ export function encodeUnitMisses(
   return { third: encodeTable(misses.third, add), fourth: encodeTable(misses.fourth, add) };
 }
 
+/** Whether two columns can be one table's entries (`decodeMissTable` then cannot fail). */
+export function missColumnsPair(at: Uint16Array, value: Int32Array): boolean {
+  return at.length === value.length && at.length <= ENTRIES;
+}
+
 /**
  * A full table from its entries. Every u16 index is inside the table, so the columns
  * need only be of one length (the caller's section accessor checks their types).
  */
 export function decodeMissTable(at: Uint16Array, value: Int32Array): Int32Array {
-  if (at.length !== value.length || at.length > ENTRIES) {
-    throw new RangeError('the miss entries do not pair up');
-  }
+  if (!missColumnsPair(at, value)) throw new RangeError('the miss entries do not pair up');
   const table = new Int32Array(ENTRIES);
   for (let k = 0; k < at.length; k++) table[at[k] as number] = value[k] as number;
   return table;

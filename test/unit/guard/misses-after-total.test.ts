@@ -8,7 +8,12 @@
  * tables arrive built and its misses do not (a pack compiled here builds both at once).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { missesAfter, unitMissesBuilt } from '../../../src/core/guard/scanner.ts';
+import {
+  cachedUnitMisses,
+  missesAfter,
+  offerUnitMisses,
+  unitMissesBuilt,
+} from '../../../src/core/guard/scanner.ts';
 import { StreamGuard } from '../../../src/core/guard/stream-guard.ts';
 import {
   decodeBuiltTables,
@@ -94,6 +99,25 @@ describe('third- and fourth-unit misses after missesAfter units in total (issue 
     for (let i = 0; i < 3; i++) guardMessage(first.pack, message);
     expect(unitMissesBuilt(first.automaton)).toBe(true);
     expect(unitMissesBuilt(second.automaton)).toBe(false);
+  });
+
+  it('takes offered misses (built tables) once, where it would have built them', () => {
+    missesAfter.units = 150;
+    const { pack, automaton } = loadedPack();
+    const offered = { third: new Int32Array(0x10000), fourth: new Int32Array(0x10000) };
+    let decodes = 0;
+    offerUnitMisses(automaton, () => {
+      decodes += 1;
+      return offered;
+    });
+    for (let i = 0; i < 2; i++) guardMessage(pack, message);
+    expect(decodes).toBe(0); // 132 units: nothing decoded at load or before the threshold
+    expect(unitMissesBuilt(automaton)).toBe(false);
+    guardMessage(pack, message);
+    expect(decodes).toBe(1); // 198
+    expect(cachedUnitMisses(automaton)).toBe(offered); // the offer's, not a build
+    for (let i = 0; i < 2; i++) guardMessage(pack, message);
+    expect(decodes).toBe(1);
   });
 
   it('guards with and without the misses give the same output', () => {

@@ -18,6 +18,7 @@ import { runToEnd } from '../../../src/core/guard/run-to-end.ts';
 import { scanChunks, scanText } from '../../../src/core/guard/scan-text.ts';
 import {
   cachedUnitMisses,
+  missesAfter,
   unitMissesBuilt,
   warmBigramSteps,
 } from '../../../src/core/guard/scanner.ts';
@@ -43,6 +44,7 @@ import {
   cutsArbitrary,
   textArbitrary,
 } from '../../support/text-arbitraries.ts';
+import { withSetting } from '../../support/guard-steps.ts';
 
 // As scripts/build-cli.js builds them: the core pack, warmed for the default options.
 const serialised = serialiseCompiledPack(getCorePack());
@@ -301,14 +303,14 @@ describe('built tables', () => {
     expect(outcome.events.map((e) => e.type)).toContain('error');
   });
 
-  it('carry, for the csg bundle, unit misses equal to the ones the scanner builds', () => {
+  it('carry, for the csg bundle and the page, unit misses equal to the ones the scanner builds', () => {
     const carried = fromFile(withMisses);
     const fresh = checked();
     expect(warm.automata.length).toBeGreaterThan(0);
     for (const { subset } of warm.automata) {
       const mine = carried.keywordAutomaton(subset.map((i) => carried.rules[i]!))!;
-      // Adopted at load: the first scan builds none (docs/cli-startup.md, issue 19 §2).
-      expect(unitMissesBuilt(mine)).toBe(true);
+      // Offered at load, decoded when first needed (issue 19 §2, §5): not decoded yet.
+      expect(unitMissesBuilt(mine)).toBe(false);
       const rules = subset.map((i) => fresh.rules[i]!);
       const automaton = fresh.keywordAutomaton(rules)!;
       expect(unitMissesBuilt(automaton)).toBe(false);
@@ -320,7 +322,7 @@ describe('built tables', () => {
       expect(want.third.some((v) => v !== 0)).toBe(true);
       expect(want.fourth.some((v) => v !== 0)).toBe(true);
     }
-    // The page's file (no option) leaves them to the scanner (misses-after-total.test.ts).
+    // A file without them leaves them to the scanner (misses-after-total.test.ts).
     const plain = fromFile();
     const { subset } = warm.automata[0]!;
     expect(unitMissesBuilt(plain.keywordAutomaton(subset.map((i) => plain.rules[i]!))!)).toBe(
@@ -329,15 +331,22 @@ describe('built tables', () => {
   }, 60_000);
 
   it('guard any text in any chunks with the carried misses exactly as the checked path', () => {
-    // The misses prune from the first unit here; the reference never builds them (its
-    // scans read fewer than `missesAfter` units), so this compares pruned with unpruned.
+    // The offered misses are taken at the first unit here (`missesAfter` 0) and prune from
+    // there; the reference keeps the default and its scans read fewer units than that, so
+    // it never builds them: this compares pruned with unpruned.
     const carried = fromFile(withMisses);
+    const automata = warm.automata.map(({ subset }) =>
+      carried.keywordAutomaton(subset.map((i) => carried.rules[i]!)),
+    );
     fc.assert(
       fc.property(textArbitrary(builtinPackJson()), cutsArbitrary, (text, cuts) => {
         const chunks = cut(text, cuts);
-        expect(scanChunks(carried, chunks)).toEqual(scanChunks(reference, chunks));
+        const got = withSetting(missesAfter, 'units', 0, () => scanChunks(carried, chunks));
+        expect(got).toEqual(scanChunks(reference, chunks));
       }),
       { numRuns: Math.min(PROPERTY_RUNS, 300) },
     );
+    // The scans took the offers: decoded, not built (a build would equal them too).
+    expect(automata.every((a) => a !== null && unitMissesBuilt(a))).toBe(true);
   }, 120_000);
 });
