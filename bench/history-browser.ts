@@ -14,12 +14,11 @@
  * and the content scripts' work on that thread, which the machine's load inflates far
  * less than the wall-clock time (load 5-10 here, docs/page-setup.md).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer';
-import { CHROME_DIST, CHROME_PATH, waitForScriptRegistration } from '../test/e2e/launch.ts';
+import type { Browser } from 'puppeteer';
+import { CHROME_DIST, launchChromium, launchPlainChromium } from '../test/e2e/launch.ts';
 import { startServer } from './browser-render.ts';
 import type { HistoryRun } from './history-load.ts';
 import { median } from './median.ts';
@@ -37,40 +36,10 @@ interface Side {
   cpu: number[];
 }
 
-/** Chromium with browser-render.ts's flags (test/e2e/launch.ts), and `dist` installed when given. */
+/** Chromium as the bench runs it (test/e2e/launch.ts), with `dist` installed when given. */
 async function launch(label: string, dist: string | null): Promise<Side> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'csg-history-ab-'));
-  const browser = await puppeteer.launch({
-    executablePath: CHROME_PATH,
-    headless: true,
-    pipe: true,
-    enableExtensions: dist !== null,
-    userDataDir,
-    defaultViewport: { width: 1100, height: 800 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--window-size=1100,800',
-    ],
-  });
-  const close = async () => {
-    await browser.close();
-    rmSync(userDataDir, { recursive: true, force: true });
-  };
-  if (dist !== null) {
-    const id = await browser.installExtension(dist);
-    await waitForScriptRegistration({
-      name: 'chromium',
-      browser,
-      extensionBase: `chrome-extension://${id}/`,
-      close,
-    });
-  }
+  const { browser, close } =
+    dist === null ? await launchPlainChromium() : await launchChromium({ dist });
   return { label, browser, close, times: [], cpu: [] };
 }
 

@@ -18,14 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { build } from 'vite';
-import puppeteer from 'puppeteer';
-import {
-  CHROME_DIST,
-  CHROME_PATH,
-  type ExtensionBrowser,
-  ROOT,
-  waitForScriptRegistration,
-} from '../test/e2e/launch.ts';
+import { CHROME_DIST, ROOT, launchChromium } from '../test/e2e/launch.ts';
 import { PAGE_SITE_ROUTES_ALIAS, STANDALONE_CONTENT_SCRIPTS } from '../vite.config.ts';
 import { SETUP_PATH, startServer } from './browser-render.ts';
 import type { TraceEvent } from './long-task-attribution.ts';
@@ -71,41 +64,6 @@ async function unminifiedCopy(): Promise<string> {
     });
   }
   return dir;
-}
-
-/** Chromium with the extension in `dir`, the flags of test/e2e/launch.ts. */
-async function launchGuarded(dir: string): Promise<ExtensionBrowser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'csg-chromium-'));
-  const browser = await puppeteer.launch({
-    executablePath: CHROME_PATH,
-    headless: true,
-    pipe: true,
-    enableExtensions: true,
-    userDataDir,
-    defaultViewport: { width: 1100, height: 800 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--window-size=1100,800',
-    ],
-  });
-  const id = await browser.installExtension(dir);
-  const target: ExtensionBrowser = {
-    name: 'chromium',
-    browser,
-    extensionBase: `chrome-extension://${id}/`,
-    close: async () => {
-      await browser.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
-  await waitForScriptRegistration(target);
-  return target;
 }
 
 function profiles(events: readonly TraceEvent[]) {
@@ -180,7 +138,7 @@ async function main() {
   const dir = await unminifiedCopy();
   const server = await startServer();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const guarded = await launchGuarded(dir);
+  const guarded = await launchChromium({ dist: dir });
   try {
     // A first page, so the background has built what it hands pages (as in the bench).
     const warm = await guarded.browser.newPage();

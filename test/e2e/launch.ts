@@ -39,6 +39,8 @@ export interface LaunchOptions {
   height?: number;
   /** Firefox only: preferences besides the fixed extension UUID (e.g. a short idle timeout). */
   firefoxPrefs?: Record<string, unknown>;
+  /** Chromium only: the unpacked extension to load (default this tree's `dist/chrome`). */
+  dist?: string;
 }
 
 /** The content-script ids the background registers (src/protocol/runtime-messages.ts). */
@@ -124,7 +126,7 @@ export function launchPlainChromium(options: LaunchOptions = {}): Promise<PlainB
 export async function launchChromium(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   const { browser, close } = await launchChromiumProfile(options, true);
   try {
-    const id = await browser.installExtension(CHROME_DIST);
+    const id = await browser.installExtension(options.dist ?? CHROME_DIST);
     const target: ExtensionBrowser = {
       name: 'chromium',
       browser,
