@@ -10,13 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { RenderedView, plain, plainByExpression } from '../../src/core/guard/rendered-view.ts';
 import { withSetting } from '../support/guard-steps.ts';
 import { PROPERTY_RUNS, cut, cutsArbitrary } from '../support/text-arbitraries.ts';
+import { specialEdgeUnit } from '../support/special-edge-units.ts';
 
 const unit = fc.oneof(
-  fc.constantFrom(
-    ...[0x25, 0x26, 0x27, 0x29, 0x2a, 0x2b, 0x3b, 0x3c, 0x3d, 0x5f, 0x60, 0x61, 0xac, 0xad, 0xae],
-    ...[0x200a, 0x200b, 0x200f, 0x2010, 0x2060, 0x206f, 0xfe00, 0xfe0f, 0xfeff, 0xfff8, 0xfff9],
-    ...[0xdb3f, 0xdb40, 0xdb43, 0xdb44, 0xdc00],
-  ),
+  specialEdgeUnit,
   fc.integer({ min: 0x20, max: 0x7e }),
   fc.integer({ min: 0, max: 0xffff }),
 );

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SPECIAL_SOURCE, nextSpecial } from '../../src/core/guard/rendered-view.ts';
 import { PROPERTY_RUNS } from '../support/text-arbitraries.ts';
+import { specialEdgeUnit } from '../support/special-edge-units.ts';
 
 const special = new RegExp(SPECIAL_SOURCE, 'g');
 
@@ -16,14 +17,7 @@ function byExpression(s: string, from: number): number {
 }
 
 /** Units at and around the edges of the ranges, and any others. */
-const unit = fc.oneof(
-  fc.constantFrom(
-    ...[0x25, 0x26, 0x27, 0x29, 0x2a, 0x2b, 0x3b, 0x3c, 0x3d, 0x5f, 0x60, 0x61, 0xac, 0xad, 0xae],
-    ...[0x200a, 0x200b, 0x200f, 0x2010, 0x2060, 0x206f, 0xfe00, 0xfe0f, 0xfeff, 0xfff8, 0xfff9],
-    ...[0xdb3f, 0xdb40, 0xdb43, 0xdb44, 0xdc00],
-  ),
-  fc.integer({ min: 0, max: 0xffff }),
-);
+const unit = fc.oneof(specialEdgeUnit, fc.integer({ min: 0, max: 0xffff }));
 const textOf = fc.array(unit, { maxLength: 40 }).map((units) => String.fromCharCode(...units));
 
 describe('next special unit of the rendered view', () => {
