@@ -40,6 +40,14 @@ export class SseFramer implements Framer {
   /** Lines found so far in the frame being read, all LF-ended; -1 once one ends otherwise. */
   private lfLines = 0;
   /**
+   * `buffer` holds no CR from `lineStart` on. Kept rather than searched for on
+   * every push: an event that arrives in many pieces (a long first event, a
+   * history-sized data line) grows `buffer` piece by piece, and a search of it per
+   * push made reading that event quadratic in its length (issue 19 §4, the
+   * stream's long tasks).
+   */
+  private crFree = true;
+  /**
    * The text the frames of the last `push` from `sourceFrom` on were cut from:
    * one after another from `sourceOffset`. Usually the pushed text itself (only
    * a frame begun in an earlier push is a new string), so the frames, and the
@@ -59,9 +67,7 @@ export class SseFramer implements Framer {
     // Most bodies end their lines with LF only: then a line ends at the next LF, which
     // indexOf finds without the regex's match objects (the same boundaries: with no CR
     // after `lineStart`, LINE_END matches exactly the LFs).
-    if (this.buffer.indexOf('\r', this.lineStart) === -1 && text.indexOf('\r') === -1) {
-      return this.lfLineEnds(text);
-    }
+    if (this.crFree && text.indexOf('\r') === -1) return this.lfLineEnds(text);
     this.buffer += text;
     const frames: RawFrame[] = [];
     const frameStart = this.anyLineEnds(frames);
@@ -72,6 +78,8 @@ export class SseFramer implements Framer {
       this.buffer = this.buffer.slice(frameStart);
       this.lineStart -= frameStart;
     }
+    // Only a CR at the very end (half of a CRLF, perhaps) or none is left unread.
+    this.crFree = this.buffer.indexOf('\r', this.lineStart) === -1;
     return frames;
   }
 
@@ -82,6 +90,7 @@ export class SseFramer implements Framer {
    * before is joined.
    */
   private lfLineEnds(text: string): RawFrame[] {
+    // `text` has no CR, and `buffer` none from `lineStart` on, which only moves forward.
     const carry = this.buffer;
     const base = carry.length;
     const frames: RawFrame[] = [];
@@ -146,6 +155,7 @@ export class SseFramer implements Framer {
     const rest = this.buffer;
     this.buffer = '';
     this.lineStart = 0;
+    this.crFree = true;
     // No blank line ends this frame: never the lone data line `singleDataLine` reads.
     this.lfLines = -1;
     if (rest.length === 0) return [];
