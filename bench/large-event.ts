@@ -1,46 +1,71 @@
 /**
- * One large SSE event arriving in many pieces: the framer alone, and the OpenAI
- * chat rewriter with a one-rule pack around it. Before 2026-12-03 the framer
- * searched its whole buffer for a CR on every push, so such an event cost time
- * quadratic in its length (issue 19 §4, the stream's long tasks).
+ * One large frame arriving in many pieces, through each framer, and the OpenAI
+ * chat rewriter with a one-rule pack around the SSE one. Before 2026-12-03 the
+ * framers searched or read their whole buffer on every push, so such a frame
+ * cost time quadratic in its length (issue 19 §4, the stream's long tasks).
  *
- *   npx tsx bench/large-event.ts [tree …]   (default: this tree; give another
- *   checkout to compare, in the same process)
+ *   npx tsx bench/large-event.ts [tree …]   (default: this tree; give other
+ *   checkouts to compare them in the same process)
+ *
+ * One JSON line per tree, framer and piece size: milliseconds for the whole frame.
  */
 import { resolve } from 'node:path';
 
 const trees = process.argv.length > 2 ? process.argv.slice(2) : ['.'];
+const PIECES = [16_384, 1_024];
+
+interface FramerLike {
+  push(text: string): unknown[];
+  end(): unknown[];
+}
+
+function timed(make: () => FramerLike, body: string, piece: number): number {
+  const framer = make();
+  const t0 = performance.now();
+  for (let i = 0; i < body.length; i += piece) framer.push(body.slice(i, i + piece));
+  framer.end();
+  return +(performance.now() - t0).toFixed(1);
+}
 
 async function run(tree: string): Promise<void> {
   const root = resolve(tree);
-  const { SseFramer } = await import(`${root}/src/core/wire/framing/sse-framer.ts`);
+  const framing = `${root}/src/core/wire/framing`;
+  const { SseFramer } = await import(`${framing}/sse-framer.ts`);
+  const { NdjsonFramer } = await import(`${framing}/ndjson-framer.ts`);
+  const { LengthPrefixedFramer, lengthPrefixedFrame } = await import(
+    `${framing}/length-prefixed-framer.ts`
+  );
+  const { ConnectFramer, renderConnectEnvelope } = await import(`${framing}/connect-framer.ts`);
+  const { StructuralFramer } = await import(`${framing}/structural-framer.ts`);
   const { StreamRewriter } = await import(`${root}/src/core/wire/stream-rewriter.ts`);
   const { openAiChatStream } = await import(`${root}/src/core/wire/adapters/openai-chat.ts`);
   const { compilePack } = await import(`${root}/src/core/rules/compile-pack.ts`);
   const { codeWordPackSpec } = await import(`${root}/test/support/code-word-pack.ts`);
   const pack = compilePack(codeWordPackSpec('large-event'));
-  const data = { id: 'c', choices: [{ index: 0, delta: { content: 'word '.repeat(200_000) } }] };
-  const event = `data: ${JSON.stringify(data)}\n\n`;
-  for (const size of [16_384, 1_024]) {
-    const framer = new SseFramer();
-    let t0 = performance.now();
-    for (let i = 0; i < event.length; i += size) framer.push(event.slice(i, i + size));
-    framer.end();
-    const framed = performance.now() - t0;
-    const rewriter = new StreamRewriter(openAiChatStream, pack, {});
-    t0 = performance.now();
-    for (let i = 0; i < event.length; i += size) rewriter.push(event.slice(i, i + size));
-    rewriter.end();
-    const rewritten = performance.now() - t0;
-    console.log(
-      JSON.stringify({
-        tree,
-        event_bytes: event.length,
-        piece: size,
-        framer_ms: +framed.toFixed(1),
-        rewriter_ms: +rewritten.toFixed(1),
-      }),
-    );
+  const json = JSON.stringify({
+    id: 'c',
+    choices: [{ index: 0, delta: { content: 'word '.repeat(200_000) } }],
+  });
+  const cases: [string, () => FramerLike, string][] = [
+    ['sse', () => new SseFramer(), `data: ${json}\n\n`],
+    ['ndjson', () => new NdjsonFramer(), `${json}\n`],
+    ['length-prefixed', () => new LengthPrefixedFramer(), lengthPrefixedFrame(json)],
+    ['connect', () => new ConnectFramer(), renderConnectEnvelope(0, json)],
+    ['structural-json', () => new StructuralFramer(), `${json}\n`],
+    [
+      'openai-rewriter',
+      () => {
+        const r = new StreamRewriter(openAiChatStream, pack, {});
+        return { push: (t: string) => [r.push(t)], end: () => [r.end()] };
+      },
+      `data: ${json}\n\n`,
+    ],
+  ];
+  for (const [framer, make, body] of cases) {
+    for (const piece of PIECES) {
+      const ms = timed(make, body, piece);
+      console.log(JSON.stringify({ tree, framer, frame_units: body.length, piece, ms }));
+    }
   }
 }
 

@@ -65,10 +65,18 @@ export class ConnectFramer implements Framer {
   private buffer = '';
   /** Set once the body shows it is not made of envelopes: the rest passes as it comes. */
   private opaque = false;
+  /**
+   * The buffer length the envelope begun needs: until then a push only appends,
+   * so a large envelope in many pieces is not read (copied) once per piece (issue
+   * 19 §4).
+   */
+  private awaiting = 0;
 
   push(bytes: string): RawFrame[] {
     if (this.opaque) return bytes.length > 0 ? [{ raw: bytes }] : [];
     this.buffer += bytes;
+    if (this.buffer.length < this.awaiting) return [];
+    this.awaiting = 0;
     const frames: RawFrame[] = [];
     for (;;) {
       const buffer = this.buffer;
@@ -81,7 +89,10 @@ export class ConnectFramer implements Framer {
       }
       if (buffer.length < CONNECT_HEADER_BYTES) break;
       const end = CONNECT_HEADER_BYTES + declaredLength(buffer);
-      if (buffer.length < end) break;
+      if (buffer.length < end) {
+        this.awaiting = end;
+        break;
+      }
       frames.push(envelopeFrame(buffer.slice(0, end)));
       this.buffer = buffer.slice(end);
     }
@@ -91,6 +102,7 @@ export class ConnectFramer implements Framer {
   end(): RawFrame[] {
     const rest = this.buffer;
     this.buffer = '';
+    this.awaiting = 0;
     return rest.length > 0 ? [{ raw: rest }] : [];
   }
 }

@@ -97,9 +97,17 @@ export function lengthPrefixedFrame(json: string): string {
 export class LengthPrefixedFramer implements Framer {
   private buffer = '';
   private prologueSeen = false;
+  /**
+   * The buffer length a declared frame that has not fully arrived needs (0 when
+   * none waits). Until then a push only appends: draining would read, and so copy,
+   * the whole buffer per push, quadratic in a large frame that comes in many
+   * pieces (issue 19 §4).
+   */
+  private awaiting = 0;
 
   push(text: string): RawFrame[] {
     this.buffer += text;
+    if (this.buffer.length < this.awaiting) return [];
     return this.drain(false);
   }
 
@@ -112,6 +120,7 @@ export class LengthPrefixedFramer implements Framer {
 
   private drain(final: boolean): RawFrame[] {
     const frames: RawFrame[] = [];
+    this.awaiting = 0;
     for (;;) {
       const buffer = this.buffer;
       if (!this.prologueSeen) {
@@ -136,7 +145,8 @@ export class LengthPrefixedFramer implements Framer {
         if (declaredEnd <= buffer.length) {
           if (isJsonBody(buffer.slice(digitsEnd, declaredEnd))) end = declaredEnd;
         } else if (!final) {
-          break; // the declared frame has not fully arrived
+          this.awaiting = declaredEnd; // the declared frame has not fully arrived
+          break;
         }
       }
       // No usable declared length: the frame is the next non-blank line (NDJSON-style).

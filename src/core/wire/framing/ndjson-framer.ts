@@ -1,24 +1,16 @@
 /** NDJSON framing: one JSON value per line (Ollama). The last line may lack its newline. */
 import type { Framer, RawFrame } from '../raw-frame.ts';
+import { LineSplitter } from './line-splitter.ts';
 
 export class NdjsonFramer implements Framer {
-  private buffer = '';
+  private readonly lines = new LineSplitter();
 
   push(text: string): RawFrame[] {
-    this.buffer += text;
-    const frames: RawFrame[] = [];
-    let start = 0;
-    for (let nl = this.buffer.indexOf('\n'); nl >= 0; nl = this.buffer.indexOf('\n', start)) {
-      frames.push(frameOf(this.buffer.slice(start, nl + 1)));
-      start = nl + 1;
-    }
-    this.buffer = this.buffer.slice(start);
-    return frames;
+    return this.lines.push(text).map(frameOf);
   }
 
   end(): RawFrame[] {
-    const rest = this.buffer;
-    this.buffer = '';
+    const rest = this.lines.end();
     return rest.length > 0 ? [frameOf(rest)] : [];
   }
 }

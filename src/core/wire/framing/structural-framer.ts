@@ -22,6 +22,7 @@
  * it was cut into chunks), except plain text, whose frames are the pushes.
  */
 import type { Framer, RawFrame } from '../raw-frame.ts';
+import { LineSplitter } from './line-splitter.ts';
 import { SseFramer } from './sse-framer.ts';
 
 export type FrameShape = 'sse' | 'json' | 'prefixed' | 'text' | 'space' | 'binary';
@@ -102,9 +103,25 @@ class JsonSequenceFramer implements Framer {
   private escaped = false;
   /** Where the current value ended (-1 while it has not). */
   private valueEnd = -1;
+  /** The current value is an object, an array or a string, scanned unit by unit (`scanUnits`). */
+  private nested = false;
 
   push(text: string): ShapedFrame[] {
-    this.buffer += text;
+    if (this.nested && this.valueEnd < 0) {
+      // Inside a value: only the new text is scanned, and the buffer is appended to,
+      // not read (reading copies it), so a large value in many pieces costs time
+      // linear in its length, not quadratic (issue 19 §4).
+      const base = this.buffer.length;
+      const end = this.scanUnits(text, 0);
+      this.buffer += text;
+      if (end < 0) {
+        this.at = this.buffer.length;
+        return [];
+      }
+      this.ended(base + end);
+    } else {
+      this.buffer += text;
+    }
     return this.drain(false);
   }
 
@@ -169,24 +186,36 @@ class JsonSequenceFramer implements Framer {
       this.valueEnd = i;
       return true;
     }
-    for (let i = this.at; i < b.length; i++) {
-      const c = b.charCodeAt(i);
+    this.nested = true;
+    const end = this.scanUnits(b, this.at);
+    if (end >= 0) return this.ended(end);
+    this.at = b.length;
+    return false;
+  }
+
+  /**
+   * Reads `s` from `from` on as the continuation of the nested value, keeping the
+   * depth and string state; where in `s` the value ends (after its last unit), or
+   * -1 when it goes on past `s`.
+   */
+  private scanUnits(s: string, from: number): number {
+    for (let i = from; i < s.length; i++) {
+      const c = s.charCodeAt(i);
       if (this.inString) {
         if (this.escaped) this.escaped = false;
         else if (c === 0x5c) this.escaped = true;
         else if (c === 0x22) {
           this.inString = false;
-          if (this.depth === 0) return this.ended(i + 1);
+          if (this.depth === 0) return i + 1;
         }
       } else if (c === 0x22) this.inString = true;
       else if (c === 0x7b || c === 0x5b) this.depth++;
       else if (c === 0x7d || c === 0x5d) {
         this.depth--;
-        if (this.depth <= 0) return this.ended(i + 1);
+        if (this.depth <= 0) return i + 1;
       }
     }
-    this.at = b.length;
-    return false;
+    return -1;
   }
 
   private ended(end: number): boolean {
@@ -204,6 +233,7 @@ class JsonSequenceFramer implements Framer {
     this.depth = 0;
     this.inString = false;
     this.escaped = false;
+    this.nested = false;
     const frame: ShapedFrame = { raw, shape };
     if (lead !== undefined) frame.lead = lead;
     if (payload !== undefined) frame.payload = payload;
@@ -213,23 +243,14 @@ class JsonSequenceFramer implements Framer {
 
 /** One frame per line; `0:` and the like before the JSON of each. */
 class PrefixedLineFramer implements Framer {
-  private buffer = '';
+  private readonly lines = new LineSplitter();
 
   push(text: string): ShapedFrame[] {
-    this.buffer += text;
-    const frames: ShapedFrame[] = [];
-    let start = 0;
-    for (let nl = this.buffer.indexOf('\n'); nl >= 0; nl = this.buffer.indexOf('\n', start)) {
-      frames.push(lineFrame(this.buffer.slice(start, nl + 1)));
-      start = nl + 1;
-    }
-    this.buffer = this.buffer.slice(start);
-    return frames;
+    return this.lines.push(text).map(lineFrame);
   }
 
   end(): ShapedFrame[] {
-    const rest = this.buffer;
-    this.buffer = '';
+    const rest = this.lines.end();
     return rest.length > 0 ? [lineFrame(rest)] : [];
   }
 }
