@@ -8,10 +8,11 @@
  *   checkouts to compare them in the same process)
  *
  * One JSON line per tree, framer and piece size: milliseconds for the whole frame.
+ * `npm run bench` reports the 1 KB figures of this tree as `wire.large_frame_ms`.
  */
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const trees = process.argv.length > 2 ? process.argv.slice(2) : ['.'];
 const PIECES = [16_384, 1_024];
 
 interface FramerLike {
@@ -27,8 +28,10 @@ function timed(make: () => FramerLike, body: string, piece: number): number {
   return +(performance.now() - t0).toFixed(1);
 }
 
-async function run(tree: string): Promise<void> {
-  const root = resolve(tree);
+/** Milliseconds per framer and piece size for one 1 MB frame, in the tree at `root`. */
+export async function measureLargeFrames(
+  root: string,
+): Promise<{ framer: string; piece: number; frame_units: number; ms: number }[]> {
   const framing = `${root}/src/core/wire/framing`;
   const { SseFramer } = await import(`${framing}/sse-framer.ts`);
   const { NdjsonFramer } = await import(`${framing}/ndjson-framer.ts`);
@@ -61,12 +64,21 @@ async function run(tree: string): Promise<void> {
       `data: ${json}\n\n`,
     ],
   ];
-  for (const [framer, make, body] of cases) {
-    for (const piece of PIECES) {
-      const ms = timed(make, body, piece);
-      console.log(JSON.stringify({ tree, framer, frame_units: body.length, piece, ms }));
+  return cases.flatMap(([framer, make, body]) =>
+    PIECES.map((piece) => ({
+      framer,
+      piece,
+      frame_units: body.length,
+      ms: timed(make, body, piece),
+    })),
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const trees = process.argv.length > 2 ? process.argv.slice(2) : ['.'];
+  for (const tree of trees) {
+    for (const row of await measureLargeFrames(resolve(tree))) {
+      console.log(JSON.stringify({ tree, ...row }));
     }
   }
 }
-
-for (const tree of trees) await run(tree);

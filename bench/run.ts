@@ -17,7 +17,9 @@
  *   stream (negative values are reported as they are).
  * - wire: the OpenAI Chat and ChatGPT web adapters on a slice of the same text,
  *   one wire event per 4-unit chunk, and their cost over the engine alone
- *   (wire-throughput.ts); the slice size is `workload.wire_slice_bytes`.
+ *   (wire-throughput.ts); the slice size is `workload.wire_slice_bytes`;
+ *   and `wire.large_frame_ms`, one 1 MB frame in 1 KB pieces through each
+ *   framer (large-event.ts).
  * - cli: `echo hi | node bin/csg.js scan` as a whole process, median of N runs
  *   after `npm run build:cli`, and the same from source (cli-startup.ts).
  * - scan_file: `csg scan` of a 4 MB workload file as a whole process beside
@@ -32,6 +34,7 @@
  *   extension's set-up time on a page that only loads (`setup_ms`, issue 19 §4) and a
  *   5 MB ChatGPT-web history load rendered with and without (`history`, history-load.ts).
  */
+import { fileURLToPath } from 'node:url';
 import { StreamGuard } from '../src/core/guard/stream-guard.ts';
 import { scanText } from '../src/core/guard/scan-text.ts';
 import { compileGuardPack, getCorePack } from '../src/core/rules/builtin-packs.ts';
@@ -44,6 +47,7 @@ import { changingMatchSpans, clairvoyantMeanHeld } from './clairvoyant-hold.ts';
 import { garbageCollector, settledHeapUsed } from './garbage-collector.ts';
 import { unitOffsetAtBytes, utf8Length } from './utf8-length.ts';
 import { type BrowserReport, measureBrowser } from './browser-render.ts';
+import { measureLargeFrames } from './large-event.ts';
 import { measureWire } from './wire-throughput.ts';
 import { profileRules, profileTable } from './rule-profile.ts';
 import { type CliReport, measureCli } from './cli-startup.ts';
@@ -304,6 +308,13 @@ async function main(): Promise<void> {
   log(`heap after gc: ${heap.atMark} at 1 MB, ${heap.atEnd} at 10 MB`);
 
   const wire = measureWire(corePack, (bytes) => prefixOf(workload, bytes), log);
+  // One 1 MB frame in 1 KB pieces per framer: linear, not quadratic, in the frame (issue 19 §4).
+  const largeFrameMs = Object.fromEntries(
+    (await measureLargeFrames(fileURLToPath(new URL('..', import.meta.url))))
+      .filter((row) => row.piece === 1_024)
+      .map((row) => [row.framer, row.ms]),
+  );
+  log(`one 1 MB frame in 1 KB pieces (ms): ${JSON.stringify(largeFrameMs)}`);
 
   let cli: CliReport | { error: string };
   try {
@@ -341,7 +352,7 @@ async function main(): Promise<void> {
       clairvoyant_mean_chars: round(clairvoyant, 3),
     },
     heap_growth_bytes: heap.atEnd - heap.atMark,
-    wire: wire.report,
+    wire: { ...wire.report, large_frame_ms: largeFrameMs },
     cli,
     scan_file: scanFile,
     ...(browser ? { browser } : {}),
