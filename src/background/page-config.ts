@@ -11,6 +11,7 @@ import { type SerialisedPack, serialiseCompiledPack } from '../core/rules/serial
 import { serialiseWarmTables } from '../core/rules/warm-tables.ts';
 import { encodeBuiltTables } from '../core/rules/built-tables.ts';
 import { dataDigest } from '../core/rules/data-digest.ts';
+import { sha256Hex } from '../core/rules/sha256.ts';
 import { bytesToBase64 } from '../protocol/base64.ts';
 import type {
   CompiledPageRules,
@@ -69,7 +70,8 @@ export function compiledRulesKey(choice: RulesChoice): string {
  * The built tables of the page's two guards (issue 19 §4, built-tables.ts): the
  * pack loaded as the page would load it, warmed for the page's two policies
  * (warm-tables.ts warms what it serialises), and what that built encoded as one
- * file, base64 for runtime messaging, with the digest the page checks.
+ * file, base64 for runtime messaging, with the digests the page checks (FNV-1a, and
+ * SHA-256 for a page with WebCrypto: load-built-tables.ts).
  * Undefined if they cannot be built: the page then gets the pack as JSON.
  */
 function builtTablesFor(pack: SerialisedPack, choice: RulesChoice): PageBuiltTables | undefined {
@@ -83,7 +85,7 @@ function builtTablesFor(pack: SerialisedPack, choice: RulesChoice): PageBuiltTab
     const subsets = warm.automata.map((automaton) => automaton.subset);
     // With the unit misses: a history load or the first long answer built them on the page.
     const bytes = encodeBuiltTables(pack, loaded, subsets, dataDigest, { misses: true });
-    return { tables: bytesToBase64(bytes), digest: dataDigest(bytes) };
+    return { tables: bytesToBase64(bytes), digest: dataDigest(bytes), sha256: sha256Hex(bytes) };
   } catch {
     return undefined;
   }

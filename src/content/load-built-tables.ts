@@ -23,6 +23,7 @@ import {
 import { runToEnd } from '../core/guard/run-to-end.ts';
 import type { CompileOptions, CompiledPack } from '../core/rules/compiled-pack.ts';
 import { base64ToBytes } from '../protocol/base64.ts';
+import { hexOfDigest } from '../core/rules/sha256.ts';
 
 /**
  * The tables' text (JSON header, rules' data) is ASCII: the browser's native decoder
@@ -34,14 +35,18 @@ const asciiText = (ascii: Uint8Array): string => (decoder ??= new TextDecoder())
 
 /** What dataDigest returns: 32 bits as eight lower-case hex digits. */
 const DIGEST = /^[0-9a-f]{8}$/;
+/** What sha256.ts and WebCrypto's SHA-256 give: 64 lower-case hex digits. */
+const SHA256 = /^[0-9a-f]{64}$/;
 
-/** The bytes of `built` (PageBuiltTables), their digest checked; throws BuiltTablesError. */
-export function deliveredBuiltBytes(built: unknown): Uint8Array {
+/** The fields of `built` (PageBuiltTables), their types checked; throws BuiltTablesError. */
+function builtFields(built: unknown): { bytes: Uint8Array; digest?: string; sha256?: string } {
   if (typeof built !== 'object' || built === null) {
     throw new BuiltTablesError('built tables are not an object');
   }
-  const { tables, digest } = built as Record<string, unknown>;
-  if (typeof tables !== 'string' || typeof digest !== 'string' || !DIGEST.test(digest)) {
+  const { tables, digest, sha256 } = built as Record<string, unknown>;
+  const fnv = typeof digest === 'string' && DIGEST.test(digest) ? digest : undefined;
+  const sha = typeof sha256 === 'string' && SHA256.test(sha256) ? sha256 : undefined;
+  if (typeof tables !== 'string' || (fnv === undefined && sha === undefined)) {
     throw new BuiltTablesError('built tables lack their bytes or digest');
   }
   let bytes: Uint8Array;
@@ -50,10 +55,59 @@ export function deliveredBuiltBytes(built: unknown): Uint8Array {
   } catch {
     throw new BuiltTablesError('built tables are not base64');
   }
-  if (dataDigest(bytes) !== digest) {
-    throw new BuiltTablesError('built tables are not as the background built them');
-  }
+  return {
+    bytes,
+    ...(fnv === undefined ? {} : { digest: fnv }),
+    ...(sha === undefined ? {} : { sha256: sha }),
+  };
+}
+
+const NOT_AS_BUILT = 'built tables are not as the background built them';
+
+/** The bytes of `built` (PageBuiltTables), their FNV-1a digest checked; throws BuiltTablesError. */
+export function deliveredBuiltBytes(built: unknown): Uint8Array {
+  return fnvChecked(builtFields(built));
+}
+
+function fnvChecked({ bytes, digest }: { bytes: Uint8Array; digest?: string }): Uint8Array {
+  if (digest === undefined || dataDigest(bytes) !== digest)
+    throw new BuiltTablesError(NOT_AS_BUILT);
   return bytes;
+}
+
+/** WebCrypto's digest, as the page's isolated world has it (none in an insecure context). */
+export type Sha256Digest = (bytes: Uint8Array) => Promise<ArrayBuffer>;
+
+/** The isolated world's own WebCrypto (page scripts cannot replace it), when this context has it. */
+export function webCryptoSha256(): Sha256Digest | null {
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle === undefined) return null;
+  // The bytes are base64ToBytes's own buffer, never a SharedArrayBuffer.
+  return (bytes) => subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+}
+
+/**
+ * `deliveredBuiltBytes` by the faster digest where it can be (issue 19 §4): when the
+ * background sent the file's SHA-256 and this context has WebCrypto, the page compares
+ * that (native: a median 2.4 ms of the main thread for the 1 MB file in Chromium, where
+ * the cold FNV-1a loop took 5.0 ms), and the FNV-1a digest is not computed. Otherwise
+ * (an insecure context has no WebCrypto), the FNV-1a check as before. Rejects with
+ * BuiltTablesError as it throws.
+ */
+export async function deliveredBuiltBytesAsync(
+  built: unknown,
+  sha256: Sha256Digest | null = webCryptoSha256(),
+): Promise<Uint8Array> {
+  const fields = builtFields(built);
+  if (fields.sha256 === undefined || sha256 === null) return fnvChecked(fields);
+  let digest: string;
+  try {
+    digest = hexOfDigest(await sha256(fields.bytes));
+  } catch {
+    throw new BuiltTablesError('built tables could not be digested');
+  }
+  if (digest !== fields.sha256) throw new BuiltTablesError(NOT_AS_BUILT);
+  return fields.bytes;
 }
 
 /**
@@ -76,6 +130,17 @@ export function* loadDeliveredBuiltTablesSteps(
 ): Generator<void, CompiledPack, void> {
   const bytes = deliveredBuiltBytes(built);
   yield;
+  return yield* loadCheckedBuiltTablesSteps(bytes, options);
+}
+
+/**
+ * The same from bytes whose digest was compared already (`deliveredBuiltBytesAsync`):
+ * the layout, then the pack's load and each table's seeding.
+ */
+export function* loadCheckedBuiltTablesSteps(
+  bytes: Uint8Array,
+  options: CompileOptions,
+): Generator<void, CompiledPack, void> {
   try {
     const tables = decodeBuiltTables(bytes, {
       digest: dataDigest,

@@ -25,7 +25,12 @@ import { runToEnd } from '../core/guard/run-to-end.ts';
 import { guardPlan } from '../core/guard/guard-plan.ts';
 import { warmKeywordAutomataSteps, warmUpSteps } from '../core/guard/warm-up.ts';
 import { loadCompiledPackSteps } from '../core/rules/load-compiled-pack.ts';
-import { decodeAlwaysOnSteps, loadDeliveredBuiltTablesSteps } from './load-built-tables.ts';
+import {
+  decodeAlwaysOnSteps,
+  deliveredBuiltBytesAsync,
+  loadCheckedBuiltTablesSteps,
+  loadDeliveredBuiltTablesSteps,
+} from './load-built-tables.ts';
 import { runPaced } from './run-paced.ts';
 import type { PageConfig } from '../protocol/settings-schema.ts';
 
@@ -116,8 +121,14 @@ function lazyLabels(labels: NonNullable<PageConfig['compiled']>['labels']): Comp
   };
 }
 
-/** The setup, with the pack loaded (the label rules when first read: `lazyLabels`). */
-function* setupSteps(config: PageConfig): Generator<void, StreamGuardSetup, void> {
+/**
+ * The setup, with the pack loaded (the label rules when first read: `lazyLabels`);
+ * `checked`: the built tables' bytes, their digest compared already (`applyInSteps`).
+ */
+function* setupSteps(
+  config: PageConfig,
+  checked?: Uint8Array,
+): Generator<void, StreamGuardSetup, void> {
   const compiled = labelsOf(config);
   const { labels } = compiled;
   const options = { allowedImageHosts: config.allowedImageHosts };
@@ -126,7 +137,9 @@ function* setupSteps(config: PageConfig): Generator<void, StreamGuardSetup, void
     // Issue 19 §4: the pack and tables the background built once for this session, their
     // digest and layout checked here; tables that do not check throw, and the page fails
     // closed (`refuse` below). Nothing is built; each rule is decoded when it first runs.
-    pack = yield* loadDeliveredBuiltTablesSteps(compiled.built, options);
+    pack = yield* checked === undefined
+      ? loadDeliveredBuiltTablesSteps(compiled.built, options)
+      : loadCheckedBuiltTablesSteps(checked, options);
     yield;
   } else {
     // The background could not build the tables: the pack's JSON, checked whole, and
@@ -232,7 +245,10 @@ export function createPageGuardConfig(): PageGuardConfig {
     async applyInSteps(config, pause) {
       let next: StreamGuardSetup;
       try {
-        next = await runPaced(setupSteps(config), pause);
+        // The tables' digest first: SHA-256 by WebCrypto where the page has it (issue 19 §4).
+        const built = config.compiled?.built;
+        const checked = built === undefined ? undefined : await deliveredBuiltBytesAsync(built);
+        next = await runPaced(setupSteps(config, checked), pause);
         useLoaded(next);
         const sending = sendGuardOptions(config.outgoing);
         if (config.compiled?.built !== undefined) {

@@ -114,6 +114,11 @@ export interface PageBuiltTables {
    * uses the tables only when the bytes it decoded have it (delivery intact).
    */
   digest: string;
+  /**
+   * The file's SHA-256 (core/rules/sha256.ts), 64 hex digits: a page with WebCrypto
+   * compares this instead, natively (content/load-built-tables.ts).
+   */
+  sha256?: string;
 }
 
 /**

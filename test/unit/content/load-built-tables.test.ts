@@ -3,6 +3,8 @@
  * refused when it is used, every time, and the paced decode of the always-on
  * rules after setup runs past it rather than stopping the page's setup.
  */
+import { webcrypto } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compiledRulesFor } from '../../../src/background/page-config.ts';
 import { BANK_FIELD, BANK_ROW } from '../../../src/core/rules/built-nfa-bank.ts';
@@ -10,7 +12,10 @@ import { dataDigest } from '../../../src/core/rules/data-digest.ts';
 import { runToEnd } from '../../../src/core/guard/run-to-end.ts';
 import { CompiledPackError } from '../../../src/core/rules/load-compiled-pack.ts';
 import {
+  type Sha256Digest,
   decodeAlwaysOnSteps,
+  deliveredBuiltBytes,
+  deliveredBuiltBytesAsync,
   loadDeliveredBuiltTables,
 } from '../../../src/content/load-built-tables.ts';
 import { sampleConfig } from '../page-channel/sample-page-config.ts';
@@ -43,5 +48,60 @@ describe('loadDeliveredBuiltTables', () => {
     expect(() => last?.nfa).toThrow(CompiledPackError);
     expect(() => last?.nfa).toThrow(CompiledPackError);
     expect(pack.rules[0]?.nfa).toBeDefined();
+  });
+});
+
+/** WebCrypto as a page with it has it (Node's is the same API). */
+const webCrypto: Sha256Digest = (bytes) => webcrypto.subtle.digest('SHA-256', bytes);
+
+/** How a check ended: the bytes it let through, or refused. */
+async function verdict(check: () => Uint8Array | Promise<Uint8Array>) {
+  try {
+    return Buffer.from(await check()).toString('base64');
+  } catch (error) {
+    expect((error as Error).name).toBe('BuiltTablesError');
+    return 'refused';
+  }
+}
+
+describe('deliveredBuiltBytesAsync (the SHA-256 by WebCrypto)', () => {
+  const built = compiledRulesFor(sampleConfig).built!;
+  const file = new Uint8Array(Buffer.from(built.tables, 'base64'));
+
+  it('lets through exactly what the FNV-1a check lets through, for any changed byte', async () => {
+    // The slow path (FNV-1a on the page's main thread) against the fast one; either
+    // refuses every change of one byte, and both pass the tables as built.
+    const change = fc.option(
+      fc.tuple(fc.nat({ max: file.length - 1 }), fc.integer({ min: 1, max: 255 })),
+      { freq: 8 },
+    );
+    await fc.assert(
+      fc.asyncProperty(change, async (edit) => {
+        const bytes = file.slice();
+        if (edit !== null) bytes[edit[0]] = (bytes[edit[0]] as number) ^ edit[1];
+        const sent = { ...built, tables: Buffer.from(bytes).toString('base64') };
+        const slow = await verdict(() => deliveredBuiltBytes(sent));
+        expect(await verdict(() => deliveredBuiltBytesAsync(sent, webCrypto))).toBe(slow);
+        expect(slow === 'refused').toBe(edit !== null);
+      }),
+      { numRuns: 40, examples: [[[file.length - 1, 1]], [[0, 0x80]], [null]] },
+    );
+  });
+
+  it('decides by the SHA-256 when WebCrypto is there, by FNV-1a only without it', async () => {
+    const wrongSha = { ...built, sha256: '0'.repeat(64) };
+    await expect(deliveredBuiltBytesAsync(wrongSha, webCrypto)).rejects.toThrow(/not as/);
+    // No WebCrypto (an insecure context): the FNV-1a digest, as before.
+    expect(await verdict(() => deliveredBuiltBytesAsync(wrongSha, null))).not.toBe('refused');
+    const shaOnly = { tables: built.tables, sha256: built.sha256 };
+    expect(await verdict(() => deliveredBuiltBytesAsync(shaOnly, webCrypto))).not.toBe('refused');
+    await expect(deliveredBuiltBytesAsync(shaOnly, null)).rejects.toThrow(/not as/);
+    const failing: Sha256Digest = () => Promise.reject(new Error('no digest'));
+    await expect(deliveredBuiltBytesAsync(built, failing)).rejects.toThrow(/digested/);
+    for (const sha256 of [42, 'A'.repeat(64), '0'.repeat(63)]) {
+      // Not a digest: the FNV-1a one decides.
+      const odd = { ...built, sha256, digest: '00000000' };
+      await expect(deliveredBuiltBytesAsync(odd, webCrypto)).rejects.toThrow(/not as/);
+    }
   });
 });
