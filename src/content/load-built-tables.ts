@@ -21,7 +21,8 @@ import {
   loadBuiltTablesSteps,
 } from '../core/rules/built-tables.ts';
 import { runToEnd } from '../core/guard/run-to-end.ts';
-import type { CompileOptions, CompiledPack } from '../core/rules/compiled-pack.ts';
+import type { Alphabet } from '../core/regex/alphabet.ts';
+import type { CompileOptions, CompiledPack, CompiledRule } from '../core/rules/compiled-pack.ts';
 import { base64ToBytes } from '../protocol/base64.ts';
 import { hexOfDigest } from '../core/rules/sha256.ts';
 
@@ -158,16 +159,34 @@ export function* loadCheckedBuiltTablesSteps(
 }
 
 /**
- * Decodes each always-on rule's data (load-compiled-pack.ts `ruleAutomaton`), one
- * rule per step, for a caller that paces them after setup (page-guard-config.ts):
- * a loaded pack decoded these at load, and left lazy they were decoded inside the
- * first answer's first chunks (the first token came later, issue 19 §4). A rule
- * that fails its check here is left for the stream that first runs it, which
- * then fails closed (CompiledPackError, a guard failure).
+ * Whether text of ASCII units alone can start `rule` (its start classes, or for a rule
+ * whose starts wait, its trigger classes: start-deferral.ts). Unknown: true.
+ */
+export function startsOnAscii(rule: CompiledRule, alphabet: Alphabet): boolean {
+  const starts = rule.deferral?.trigger ?? rule.startClasses;
+  if (starts === null) return true;
+  for (let unit = 0; unit < 0x80; unit++) {
+    if (starts[alphabet.classOf[unit] as number] !== 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Decodes the data of each always-on rule that ASCII text can start
+ * (load-compiled-pack.ts `ruleAutomaton`), one rule per step, for a caller that
+ * paces them after setup (page-guard-config.ts): a loaded pack decoded these at
+ * load, and left lazy they were decoded inside the first answer's first chunks
+ * (the first token came later, issue 19 §4). A rule that only invisible or other
+ * non-ASCII units start (tag characters, zero-width and bidi controls, variation
+ * selectors: 4,929 of the built-in always-on rules' 13,409 states) is decoded by
+ * the first stream that holds such a unit, as a keyword rule is by the first that
+ * holds its keyword: most pages never see one. A rule that fails its check here is
+ * left for the stream that first runs it, which then fails closed
+ * (CompiledPackError, a guard failure).
  */
 export function* decodeAlwaysOnSteps(pack: CompiledPack): Generator<void, void, void> {
   for (const rule of pack.rules) {
-    if (rule.keyword) continue;
+    if (rule.keyword || !startsOnAscii(rule, pack.alphabet)) continue;
     try {
       void rule.nfa;
     } catch {
