@@ -8,8 +8,12 @@
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** Bare packages `src/core` may import (exact name or a subpath of it): pure libraries,
- * the regex parser and the WHATWG SSE parser. */
-export const ALLOWED_PACKAGES = ['@eslint-community/regexpp', 'eventsource-parser'];
+ * the regex parser, the WHATWG SSE parser and SHA-256 (rules/sha256.ts). */
+export const ALLOWED_PACKAGES = [
+  '@eslint-community/regexpp',
+  'eventsource-parser',
+  '@noble/hashes',
+];
 
 /** Globals that only exist in a browser page or an extension: never in `src/core`. */
 const FORBIDDEN_IDENTIFIERS = [

@@ -1,8 +1,9 @@
 /**
- * The background's SHA-256 of the page's built tables (sha256.ts, issue 19 §4) is
- * compared on the page with WebCrypto's: for any bytes the two must agree, or the
- * page would refuse good tables (and fail closed on every guarded site). Lengths
- * around the padding's edges (55, 56 and 64 bytes mod 64) are drawn often.
+ * The background's SHA-256 of the page's built tables (sha256.ts, issue 19 §4:
+ * @noble/hashes) is compared on the page with WebCrypto's digest through
+ * `hexOfDigest`: for any bytes the two must agree, or the page would refuse good
+ * tables (and fail closed on every guarded site). Lengths around the padding's
+ * edges (55, 56 and 64 bytes mod 64) are drawn often.
  */
 import { createHash, webcrypto } from 'node:crypto';
 import fc from 'fast-check';
