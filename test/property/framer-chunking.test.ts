@@ -22,6 +22,7 @@ import {
 import { NdjsonFramer } from '../../src/core/wire/framing/ndjson-framer.ts';
 import { StructuralFramer } from '../../src/core/wire/framing/structural-framer.ts';
 import type { Framer, RawFrame } from '../../src/core/wire/raw-frame.ts';
+import { cut, cutsArbitrary } from '../support/text-arbitraries.ts';
 
 /** Text for inside JSON strings and lines: quotes, escapes, brackets, line ends, astral. */
 const word = fc.oneof(
@@ -113,15 +114,6 @@ const BODIES: Record<string, [() => Framer, fc.Arbitrary<string>]> = {
   ],
 };
 
-function pieces(body: string): fc.Arbitrary<string[]> {
-  return fc
-    .uniqueArray(fc.integer({ min: 1, max: Math.max(1, body.length - 1) }), { maxLength: 16 })
-    .map((cuts) => {
-      const at = [0, ...cuts.filter((c) => c < body.length).sort((x, y) => x - y), body.length];
-      return at.slice(1).map((end, i) => body.slice(at[i], end));
-    });
-}
-
 function frameAll(framer: Framer, chunks: readonly string[]): RawFrame[] {
   const frames = chunks.flatMap((c) => framer.push(c));
   frames.push(...framer.end());
@@ -132,7 +124,7 @@ describe('framers: the same frames for any split', () => {
   it.each(Object.entries(BODIES))('%s', (_, [make, body]) => {
     fc.assert(
       fc.property(
-        body.chain((b) => fc.tuple(fc.constant(b), pieces(b))),
+        fc.tuple(body, cutsArbitrary).map(([b, at]) => [b, cut(b, at)] as const),
         ([whole, chunks]) => {
           const once = frameAll(make(), [whole]);
           expect(once.map((f) => f.raw).join('')).toBe(whole);

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SseFramer } from '../../src/core/wire/framing/sse-framer.ts';
 import type { SseFields } from '../../src/core/wire/raw-frame.ts';
+import { cut, cutsArbitrary } from '../support/text-arbitraries.ts';
 
 const lineEnd = fc.constantFrom('\n', '\n', '\n', '\r\n', '\r');
 const value = fc.oneof(
@@ -40,15 +41,6 @@ const body = fc
       (bom ? '\ufeff' : '') + events.join('') + (last === null ? '' : last[0] + last[1]),
   );
 
-function pieces(text: string): fc.Arbitrary<string[]> {
-  return fc
-    .uniqueArray(fc.integer({ min: 1, max: Math.max(1, text.length - 1) }), { maxLength: 12 })
-    .map((cuts) => {
-      const at = [0, ...cuts.filter((c) => c < text.length).sort((x, y) => x - y), text.length];
-      return at.slice(1).map((end, i) => text.slice(at[i], end));
-    });
-}
-
 /** What the parser dispatches from the whole body; a last event without a blank line too. */
 function parsed(text: string): SseFields[] {
   const out: SseFields[] = [];
@@ -68,7 +60,7 @@ describe('SSE framer', () => {
   it('gives back the body unchanged and the parser’s events, for any body and split', () => {
     fc.assert(
       fc.property(
-        body.chain((b) => fc.tuple(fc.constant(b), pieces(b))),
+        fc.tuple(body, cutsArbitrary).map(([b, at]) => [b, cut(b, at)] as const),
         ([text, chunks]) => {
           const framer = new SseFramer();
           const frames = chunks.flatMap((c) => framer.push(c));
