@@ -71,16 +71,20 @@ export function splitBySizes(text: string, lengths: readonly number[]): string[]
 }
 
 /**
- * Up to 16 cut points for `cut`, as fractions spread evenly over [0, 1]. Not
+ * Up to `maxLength` cut points for `cut`, as fractions spread evenly over [0, 1]. Not
  * `fc.double({ min: 0, max: 1 })`: fast-check draws doubles toward their edges, so
  * 92% of those fractions were under 1e-6 and 6% were near 1 (20,000 samples): nearly
  * every "any split" cut a text only at its ends. A grid of 2^20 steps reaches
  * every offset of any text shorter than a million units.
  */
-export const cutsArbitrary = fc.array(
-  fc.integer({ min: 0, max: CUT_GRID }).map((n) => n / CUT_GRID),
-  { maxLength: 16 },
-);
+export function cutFractions(maxLength: number): fc.Arbitrary<number[]> {
+  return fc.array(cutFraction, { maxLength });
+}
+
+/** One fraction of [0, 1] for a cut, drawn evenly (see `cutFractions`). */
+export const cutFraction = fc.integer({ min: 0, max: CUT_GRID }).map((n) => n / CUT_GRID);
+
+export const cutsArbitrary = cutFractions(16);
 
 /** Runs for property tests: at least 10,000 in CI (issue 2), fewer locally unless asked. */
 export const PROPERTY_RUNS = Number(

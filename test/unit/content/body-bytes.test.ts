@@ -7,13 +7,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createBodyBytes, heldAtEnd } from '../../../src/content/body-bytes.ts';
-import { PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
+import { cutFraction, cutFractions, PROPERTY_RUNS } from '../../support/text-arbitraries.ts';
 
 const text = fc.string({
   unit: fc.constantFrom('a', ' ', '\u00e9', '\u20ac', '\u{1F600}', '\uFEFF'),
   maxLength: 60,
 });
-const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
+const cuts = cutFractions(8);
 /** Per chunk: 0 release nothing, 1 release the text as decoded, 2 release a changed text. */
 const plan = fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 10, maxLength: 10 });
 
@@ -94,7 +94,7 @@ describe('createBodyBytes (byte-level)', () => {
 describe('heldAtEnd', () => {
   it('for any text cut at any byte: the bytes of the character the cut splits', () => {
     fc.assert(
-      fc.property(text, fc.double({ min: 0, max: 1, noNaN: true }), (input, x) => {
+      fc.property(text, cutFraction, (input, x) => {
         const bytes = new TextEncoder().encode(input);
         const cut = Math.floor(x * bytes.length);
         const starts = new Set<number>([bytes.length]);

@@ -11,9 +11,10 @@ import { recognisers } from '../../../src/core/wire/wire-recognisers.ts';
 import { byteBodyCodec } from '../../../src/page/body-codec.ts';
 import { splitBytes } from '../../support/wire-harness.ts';
 import { createFakeBridge } from './fake-bridge.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const bytes = fc.uint8Array({ maxLength: 20_000 });
-const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 });
+const cuts = cutFractions(12);
 
 describe('byteBodyCodec', () => {
   it('decodes any split of any bytes to the byte string of the whole, and encodes it back', () => {

@@ -24,12 +24,13 @@ import {
   manifestPath,
 } from '../../support/adapter-cases.ts';
 import { splitBytes, throughTransform, wireBytes, wireText } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const core = getCorePack();
 const empty = emptyPack();
 const blockAll = blockAllPack();
 const cases = adapterCases();
-const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 });
+const cuts = cutFractions(24);
 /** The machine is shared: the properties get room beyond vitest's 5 s default. */
 const PROPERTY_TIMEOUT = 60_000;
 

@@ -14,6 +14,7 @@ import {
   throughTransform,
   wholeReplay,
 } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 const secret = fixture('anthropic/secret-split.sse');
@@ -63,13 +64,10 @@ describe('anthropic messages adapter', () => {
     const bytes = new TextEncoder().encode(secret);
     const expected = wholeReplay(anthropicMessages, pack, secret).output;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-        async (cuts) => {
-          const out = await throughTransform(anthropicMessages, pack, splitBytes(bytes, cuts));
-          expect(new TextDecoder().decode(out)).toBe(expected);
-        },
-      ),
+      fc.asyncProperty(cutFractions(24), async (cuts) => {
+        const out = await throughTransform(anthropicMessages, pack, splitBytes(bytes, cuts));
+        expect(new TextDecoder().decode(out)).toBe(expected);
+      }),
       { numRuns: 300 },
     );
   });

@@ -12,6 +12,7 @@ import {
   throughTransform,
   wholeReplay,
 } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 const benign = fixture('chatgpt-web/benign.sse');
@@ -243,13 +244,10 @@ describe('chatgpt-web adapter (delta_encoding v1)', () => {
       const bytes = new TextEncoder().encode(body);
       const expected = wholeReplay(chatgptWeb, pack, body).output;
       await fc.assert(
-        fc.asyncProperty(
-          fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-          async (cuts) => {
-            const out = await throughTransform(chatgptWeb, pack, splitBytes(bytes, cuts));
-            expect(new TextDecoder().decode(out)).toBe(expected);
-          },
-        ),
+        fc.asyncProperty(cutFractions(24), async (cuts) => {
+          const out = await throughTransform(chatgptWeb, pack, splitBytes(bytes, cuts));
+          expect(new TextDecoder().decode(out)).toBe(expected);
+        }),
         { numRuns: 200 },
       );
     }
@@ -472,13 +470,10 @@ describe('chatgpt-web adapter (protocol edges)', () => {
       const bytes = new TextEncoder().encode(body);
       const expected = replayBody(chatgptWeb, blocking, [body]).output;
       await fc.assert(
-        fc.asyncProperty(
-          fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 16 }),
-          async (cuts) => {
-            const out = await throughTransform(chatgptWeb, blocking, splitBytes(bytes, cuts));
-            expect(new TextDecoder().decode(out)).toBe(expected);
-          },
-        ),
+        fc.asyncProperty(cutFractions(16), async (cuts) => {
+          const out = await throughTransform(chatgptWeb, blocking, splitBytes(bytes, cuts));
+          expect(new TextDecoder().decode(out)).toBe(expected);
+        }),
         { numRuns: 50 },
       );
     }

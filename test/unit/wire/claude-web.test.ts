@@ -16,6 +16,7 @@ import {
   throughTransform,
   wholeReplay,
 } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 const benign = fixture('claude-web/messages-benign.sse');
@@ -61,13 +62,10 @@ async function splitProperty(adapter: WireAdapter, body: string) {
   const bytes = new TextEncoder().encode(body);
   const expected = wholeReplay(adapter, pack, body).output;
   await fc.assert(
-    fc.asyncProperty(
-      fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-      async (cuts) => {
-        const out = await throughTransform(adapter, pack, splitBytes(bytes, cuts));
-        expect(new TextDecoder().decode(out)).toBe(expected);
-      },
-    ),
+    fc.asyncProperty(cutFractions(24), async (cuts) => {
+      const out = await throughTransform(adapter, pack, splitBytes(bytes, cuts));
+      expect(new TextDecoder().decode(out)).toBe(expected);
+    }),
     { numRuns: 200 },
   );
 }

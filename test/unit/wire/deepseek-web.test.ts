@@ -12,6 +12,7 @@ import {
   throughTransform,
   wholeReplay,
 } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 const benign = fixture('deepseek-web/benign.sse');
@@ -172,13 +173,10 @@ describe('deepseek-web adapter', () => {
       const bytes = new TextEncoder().encode(body);
       const expected = wholeReplay(deepseekWeb, pack, body).output;
       await fc.assert(
-        fc.asyncProperty(
-          fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-          async (cuts) => {
-            const out = await throughTransform(deepseekWeb, pack, splitBytes(bytes, cuts));
-            expect(new TextDecoder().decode(out)).toBe(expected);
-          },
-        ),
+        fc.asyncProperty(cutFractions(24), async (cuts) => {
+          const out = await throughTransform(deepseekWeb, pack, splitBytes(bytes, cuts));
+          expect(new TextDecoder().decode(out)).toBe(expected);
+        }),
         { numRuns: 200 },
       );
     }
@@ -232,13 +230,10 @@ describe('deepseek-web adapter', () => {
     const bytes = new TextEncoder().encode(secret);
     const expected = replayBody(deepseekWeb, blocking, [secret]).output;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 16 }),
-        async (cuts) => {
-          const out = await throughTransform(deepseekWeb, blocking, splitBytes(bytes, cuts));
-          expect(new TextDecoder().decode(out)).toBe(expected);
-        },
-      ),
+      fc.asyncProperty(cutFractions(16), async (cuts) => {
+        const out = await throughTransform(deepseekWeb, blocking, splitBytes(bytes, cuts));
+        expect(new TextDecoder().decode(out)).toBe(expected);
+      }),
       { numRuns: 50 },
     );
   });

@@ -12,6 +12,7 @@ import {
   throughTransform,
   wholeReplay,
 } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 const benign = fixture('gemini-web/benign.txt');
@@ -143,13 +144,10 @@ describe('gemini-web adapter', () => {
     const bytes = new TextEncoder().encode(secret);
     const expected = wholeReplay(geminiWeb, pack, secret).output;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-        async (cuts) => {
-          const out = await throughTransform(geminiWeb, pack, splitBytes(bytes, cuts));
-          expect(new TextDecoder().decode(out)).toBe(expected);
-        },
-      ),
+      fc.asyncProperty(cutFractions(24), async (cuts) => {
+        const out = await throughTransform(geminiWeb, pack, splitBytes(bytes, cuts));
+        expect(new TextDecoder().decode(out)).toBe(expected);
+      }),
       { numRuns: 200 },
     );
   });
@@ -157,13 +155,10 @@ describe('gemini-web adapter', () => {
   it('a benign body split anywhere (inside digits, inside UTF-8 sequences) comes out unchanged', async () => {
     const bytes = new TextEncoder().encode(benign);
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 32 }),
-        async (cuts) => {
-          const out = await throughTransform(geminiWeb, pack, splitBytes(bytes, cuts));
-          expect(new TextDecoder().decode(out)).toBe(benign);
-        },
-      ),
+      fc.asyncProperty(cutFractions(32), async (cuts) => {
+        const out = await throughTransform(geminiWeb, pack, splitBytes(bytes, cuts));
+        expect(new TextDecoder().decode(out)).toBe(benign);
+      }),
       { numRuns: 200 },
     );
   });

@@ -11,6 +11,7 @@ import {
   throughTransform,
   wholeReplay,
 } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 const benign = fixture('ollama/chat-benign.ndjson');
@@ -80,13 +81,10 @@ describe('ollama NDJSON adapter', () => {
       const bytes = new TextEncoder().encode(body);
       const expected = wholeReplay(ollamaStream, pack, body).output;
       await fc.assert(
-        fc.asyncProperty(
-          fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-          async (cuts) => {
-            const out = await throughTransform(ollamaStream, pack, splitBytes(bytes, cuts));
-            expect(new TextDecoder().decode(out)).toBe(expected);
-          },
-        ),
+        fc.asyncProperty(cutFractions(24), async (cuts) => {
+          const out = await throughTransform(ollamaStream, pack, splitBytes(bytes, cuts));
+          expect(new TextDecoder().decode(out)).toBe(expected);
+        }),
         { numRuns: 200 },
       );
     }

@@ -21,6 +21,7 @@ import {
   throughTransform,
   wholeReplay,
 } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 const socketSecret = fixture('open-webui/socket-secret.txt').split('\n').filter(Boolean);
@@ -237,13 +238,10 @@ describe('open-webui SSE fallback (no socket): the openai-chat format', () => {
     const bytes = new TextEncoder().encode(fallback);
     const expected = wholeReplay(openWebUiCompletions, pack, fallback).output;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-        async (cuts) => {
-          const out = await throughTransform(openWebUiCompletions, pack, splitBytes(bytes, cuts));
-          expect(new TextDecoder().decode(out)).toBe(expected);
-        },
-      ),
+      fc.asyncProperty(cutFractions(24), async (cuts) => {
+        const out = await throughTransform(openWebUiCompletions, pack, splitBytes(bytes, cuts));
+        expect(new TextDecoder().decode(out)).toBe(expected);
+      }),
       { numRuns: 200 },
     );
   });
@@ -294,13 +292,10 @@ describe('open-webui chat GET (history)', () => {
     const bytes = new TextEncoder().encode(chatJson);
     const expected = wholeReplay(openWebUiHistory, pack, chatJson).output;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-        async (cuts) => {
-          const out = await throughTransform(openWebUiHistory, pack, splitBytes(bytes, cuts));
-          expect(new TextDecoder().decode(out)).toBe(expected);
-        },
-      ),
+      fc.asyncProperty(cutFractions(24), async (cuts) => {
+        const out = await throughTransform(openWebUiHistory, pack, splitBytes(bytes, cuts));
+        expect(new TextDecoder().decode(out)).toBe(expected);
+      }),
       { numRuns: 200 },
     );
   });

@@ -15,6 +15,7 @@ import {
   throughTransform,
   wholeReplay,
 } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 const secret = fixture('openai-chat/secret-split.sse');
@@ -75,13 +76,10 @@ describe('openai-chat adapter', () => {
     const bytes = new TextEncoder().encode(secret);
     const expected = wholeReplay(openAiChatStream, pack, secret).output;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-        async (cuts) => {
-          const out = await throughTransform(openAiChatStream, pack, splitBytes(bytes, cuts));
-          expect(new TextDecoder().decode(out)).toBe(expected);
-        },
-      ),
+      fc.asyncProperty(cutFractions(24), async (cuts) => {
+        const out = await throughTransform(openAiChatStream, pack, splitBytes(bytes, cuts));
+        expect(new TextDecoder().decode(out)).toBe(expected);
+      }),
       { numRuns: 300 },
     );
   });

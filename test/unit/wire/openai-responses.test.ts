@@ -18,6 +18,7 @@ import {
   throughTransform,
   wholeReplay,
 } from '../../support/wire-harness.ts';
+import { cutFractions } from '../../support/text-arbitraries.ts';
 
 const pack = getCorePack();
 const secret = fixture('openai-responses/secret-split.sse');
@@ -154,13 +155,10 @@ describe('openai-responses stream adapter', () => {
     const bytes = new TextEncoder().encode(secret);
     const expected = wholeReplay(openAiResponsesStream, pack, secret).output;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-        async (cuts) => {
-          const out = await throughTransform(openAiResponsesStream, pack, splitBytes(bytes, cuts));
-          expect(new TextDecoder().decode(out)).toBe(expected);
-        },
-      ),
+      fc.asyncProperty(cutFractions(24), async (cuts) => {
+        const out = await throughTransform(openAiResponsesStream, pack, splitBytes(bytes, cuts));
+        expect(new TextDecoder().decode(out)).toBe(expected);
+      }),
       { numRuns: 200 },
     );
   });
@@ -169,17 +167,14 @@ describe('openai-responses stream adapter', () => {
     const bytes = new TextEncoder().encode(secret);
     const expected = replayBody(openAiResponsesStream, blocking, [secret]).output;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
-        async (cuts) => {
-          const out = await throughTransform(
-            openAiResponsesStream,
-            blocking,
-            splitBytes(bytes, cuts),
-          );
-          expect(new TextDecoder().decode(out)).toBe(expected);
-        },
-      ),
+      fc.asyncProperty(cutFractions(24), async (cuts) => {
+        const out = await throughTransform(
+          openAiResponsesStream,
+          blocking,
+          splitBytes(bytes, cuts),
+        );
+        expect(new TextDecoder().decode(out)).toBe(expected);
+      }),
       { numRuns: 100 },
     );
   });
