@@ -14,7 +14,7 @@ import { compilePack } from '../../src/core/rules/compile-pack.ts';
 import type { RulePack } from '../../src/core/rules/rule.ts';
 import { engineTestPack } from '../support/engine-test-pack.ts';
 import { makeHoldOracle } from '../support/hold-oracle.ts';
-import { PROPERTY_RUNS, cut, cutsArbitrary, textArbitrary } from '../support/text-arbitraries.ts';
+import { PROPERTY_RUNS, cut, cutFractions, textArbitrary } from '../support/text-arbitraries.ts';
 import { shippedPacks } from '../support/shipped-packs.ts';
 
 const packs: [string, RulePack][] = [['engine-test', engineTestPack], ...shippedPacks()];
@@ -50,12 +50,16 @@ describe.each(packs)('minimal hold: %s pack', (_name, spec) => {
     }
   }
 
+  // Up to five pushes, and half the runs of before: the brute-force oracle reads the whole
+  // text seen at every push, so its cost grows with the pushes. With cuts spread evenly
+  // (text-arbitraries.ts), sixteen cuts and PROPERTY_RUNS / 5 runs took the secrets pack past
+  // this test's five minutes in CI (307.6 s); five pushes, 205.6 s.
   it('on random texts and splits', { timeout: 300_000 }, () => {
     fc.assert(
-      fc.property(textArbitrary(spec), cutsArbitrary, (text, fractions) =>
+      fc.property(textArbitrary(spec), cutFractions(4), (text, fractions) =>
         check(cut(text, fractions)),
       ),
-      { numRuns: Math.ceil(PROPERTY_RUNS / 5) },
+      { numRuns: Math.ceil(PROPERTY_RUNS / 10) },
     );
   });
 

@@ -92,19 +92,29 @@ export function pointerOf(path: readonly (string | number)[]): string {
 export class PathContinuity {
   private readonly paths = new Map<string, PathState>();
 
-  slot(key: string, value: string): TextSlot {
+  /**
+   * @param deltas The values at `key` are pieces of one text, never snapshots or repeats:
+   * SSE data that is plain text (`decodeSse`), which a page joins. Read for continuity, a
+   * piece that happens to begin with all the text so far (`S`, then `SN: 123…`) or to
+   * repeat it would be taken for a snapshot or an echo, and a secret cut there guarded as
+   * two halves (issue 17: a secret redacted whole).
+   */
+  slot(key: string, value: string, deltas = false): TextSlot {
     let state = this.paths.get(key);
     if (state === undefined) {
       state = { channel: key, generation: 0, seen: '', ended: false };
       this.paths.set(key, state);
     }
+    if (deltas) {
+      // After an end (a terminal event, `[DONE]`), the next piece begins a new text.
+      if (state.ended) this.renew(state, key, '');
+      state.seen += value;
+      return { channel: state.channel, mode: 'delta', text: value };
+    }
     if (state.ended) {
       if (value === state.seen) return { channel: state.channel, mode: 'echo', text: value };
       // The path changed after it looked complete: a fresh guard stream, fed the value whole.
-      state.generation++;
-      state.channel = `${key}#${state.generation}`;
-      state.ended = false;
-      state.seen = value;
+      this.renew(state, key, value);
       return { channel: state.channel, mode: 'snapshot', text: value };
     }
     if (state.seen.length > 0 && value === state.seen) {
@@ -119,13 +129,21 @@ export class PathContinuity {
     return { channel: state.channel, mode: 'delta', text: value };
   }
 
+  /** A fresh guard stream for the path, its text so far `seen`. */
+  private renew(state: PathState, key: string, seen: string): void {
+    state.generation++;
+    state.channel = `${key}#${state.generation}`;
+    state.ended = false;
+    state.seen = seen;
+  }
+
   /**
    * The slot of a value that is its path's last (a terminal event's): the path's whole
    * text as an echo, so its guard stream ends with this frame and nothing of it is held
    * for a next frame that may never come.
    */
-  finalSlot(key: string, value: string): TextSlot {
-    const slot = this.slot(key, value);
+  finalSlot(key: string, value: string, deltas = false): TextSlot {
+    const slot = this.slot(key, value, deltas);
     const state = this.paths.get(key)!;
     state.ended = true;
     return { channel: slot.channel, mode: 'echo', text: state.seen };
@@ -180,6 +198,12 @@ function sseDataLines(raw: string): { data: string; render(data: string): string
         .join('');
     },
   };
+}
+
+/** JSON text that is a number, a boolean or null: no string in it, no object or array. */
+function isJsonScalar(json: string, strings: readonly JsonStringAt[]): boolean {
+  const first = json.trimStart().charAt(0);
+  return strings.length === 0 && first !== '{' && first !== '[';
 }
 
 export interface GenericSession extends AdapterSession {
@@ -248,12 +272,17 @@ export function genericSession(): GenericSession {
     const ends = last ? paths.endAll() : [];
     const render = (data: string) => lines.render(data);
     const dataKey = `${scope}#data`;
-    // Not JSON: the data itself is the text.
+    // Not JSON, or a JSON number, boolean or null: the data itself is the text, one piece
+    // of it per event. A plain-text stream cut anywhere has pieces that happen to read as
+    // JSON (`7`, ` 12`, `true`); read as JSON they held no string, left the text's guard
+    // stream, and a secret cut around one was guarded as two halves (issue 17).
     const event =
-      strings === null
+      strings === null || isJsonScalar(lines.data, strings)
         ? textEvent(
             frame,
-            last ? paths.finalSlot(dataKey, lines.data) : paths.slot(dataKey, lines.data),
+            last
+              ? paths.finalSlot(dataKey, lines.data, true)
+              : paths.slot(dataKey, lines.data, true),
             render,
           )
         : jsonEvent(frame, scope, strings, lines.data, render, last);
