@@ -146,7 +146,8 @@ export function* loadCheckedBuiltTablesSteps(
     const tables = decodeBuiltTables(bytes, {
       digest: dataDigest,
       text: asciiText,
-      // `deliveredBuiltBytes` compared the digest of every byte, the rules' data included.
+      // The caller (`deliveredBuiltBytes`, or `deliveredBuiltBytesAsync` by SHA-256) compared
+      // a digest of every byte, the rules' data included.
       wholeFileChecked: true,
     });
     yield;
